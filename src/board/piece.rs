@@ -1,0 +1,74 @@
+//! Colours and pieces.
+
+use std::ops::Not;
+
+/// A side. White moves first and plays up the board (towards square 1).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Default)]
+pub enum Colour {
+    #[default]
+    White = 0,
+    Black = 1,
+}
+
+impl Colour {
+    #[inline(always)]
+    pub const fn index(self) -> usize {
+        self as usize
+    }
+
+    /// `W` or `B`, as in FEN and Hub positions.
+    pub fn letter(self) -> char {
+        match self {
+            Colour::White => 'W',
+            Colour::Black => 'B',
+        }
+    }
+
+    pub fn name(self) -> &'static str {
+        match self {
+            Colour::White => "white",
+            Colour::Black => "black",
+        }
+    }
+}
+
+impl Not for Colour {
+    type Output = Colour;
+    #[inline(always)]
+    fn not(self) -> Colour {
+        match self {
+            Colour::White => Colour::Black,
+            Colour::Black => Colour::White,
+        }
+    }
+}
+
+/// A man or a king of a colour.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct Piece {
+    pub colour: Colour,
+    pub king: bool,
+}
+
+impl Piece {
+    pub const WHITE_MAN: Piece = Piece { colour: Colour::White, king: false };
+    pub const BLACK_MAN: Piece = Piece { colour: Colour::Black, king: false };
+    pub const WHITE_KING: Piece = Piece { colour: Colour::White, king: true };
+    pub const BLACK_KING: Piece = Piece { colour: Colour::Black, king: true };
+
+    /// Index into the Zobrist table (see `zobrist`).
+    #[inline(always)]
+    pub const fn key_index(self) -> usize {
+        self.colour as usize + 2 * self.king as usize
+    }
+
+    /// The Hub letter: `w`/`b` for men, `W`/`B` for kings.
+    pub fn hub_char(self) -> char {
+        match (self.colour, self.king) {
+            (Colour::White, false) => 'w',
+            (Colour::Black, false) => 'b',
+            (Colour::White, true) => 'W',
+            (Colour::Black, true) => 'B',
+        }
+    }
+}

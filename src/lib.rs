@@ -1,0 +1,10 @@
+//! Tiao (跳, "jump"): a draughts engine.
+//!
+//! Layers, from the bottom: `bits` (bitboard words), `board` (geometry,
+//! rules, position, history), `movegen` (legal moves, perft), `notation`
+//! (FEN, Hub, PDN and move text). See `docs/architecture.md`.
+
+pub mod bits;
+pub mod board;
+pub mod movegen;
+pub mod notation;

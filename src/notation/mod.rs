@@ -1,0 +1,1 @@
+//! Notation: squares, FEN, Hub position strings, move text and PDN.
