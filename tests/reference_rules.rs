@@ -317,8 +317,12 @@ fn captures_are_compulsory() {
 fn own_pieces_cannot_be_jumped() {
     // White king 46 is blocked by its own man on 37; only the man moves.
     assert_shorts(International, "W:WK46,37:B28", &["37-31", "37-32", "46-41"]);
-    // An adjacent enemy is captured by the man on 33, not by the one on 37.
-    assert_shorts(International, "W:W33,37:B28", &["33x22"]);
+    // A man cannot jump its own man either: 33-28 is blocked, no capture.
+    assert_shorts(International, "W:W28,33", &["28-22", "28-23", "33-29"]);
+    // A king cannot jump an own piece to reach an enemy behind it: the king
+    // on 50 faces its man on 44 with black men on 39 and 33 beyond (33 also
+    // stops the man from taking 39): no capture at all.
+    assert_shorts(International, "W:WK50,44:B33,39", &["44-40", "50-45"]);
 }
 
 #[test]
@@ -474,7 +478,7 @@ fn check_perft(
     }
 }
 
-const INTERNATIONAL_START: &[u64] = &[9, 81, 658, 4265, 27117, 167140, 1049442, 6483961];
+const INTERNATIONAL_START: &[u64] = &[9, 81, 658, 4265, 27117, 167140, 1049442, 6483961, 41022423];
 const WOLDOUBY: &str = "W:W25,27,28,30,32,33,34,35,37,38:B12,13,14,16,18,19,21,23,24,26";
 const WOLDOUBY_PERFT: &[u64] = &[
     6, 12, 30, 73, 215, 590, 1944, 6269, 22369, 88050, 377436, 1910989, 9872645,
@@ -489,7 +493,7 @@ const RUSSIAN_START: &[u64] = &[
 const BRAZILIAN_START: &[u64] = &[
     7, 49, 302, 1469, 7473, 37628, 187302, 907830, 4431766, 21560022,
 ];
-const CANADIAN_START: &[u64] = &[11, 121, 1222, 10053, 79049, 584100, 4369366];
+const CANADIAN_START: &[u64] = &[11, 121, 1222, 10053, 79049, 584100, 4369366, 31839056];
 
 // Quick depths run in every `cargo test`; the `_deep` tests continue from
 // there and are meant for `cargo test --release -- --ignored`.
@@ -511,7 +515,7 @@ fn perft_international_start_deep() {
         International,
         "W:W31-50:B1-20",
         INTERNATIONAL_START,
-        DEBUG_INTERNATIONAL + 1..=8,
+        DEBUG_INTERNATIONAL + 1..=9,
     );
 }
 
@@ -629,7 +633,7 @@ fn perft_canadian_start_deep() {
         Canadian,
         "W:W43-72:B1-30",
         CANADIAN_START,
-        DEBUG_CANADIAN + 1..=7,
+        DEBUG_CANADIAN + 1..=8,
     );
 }
 

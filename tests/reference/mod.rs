@@ -111,13 +111,13 @@ pub fn square_to_rc(size: usize, n: usize) -> (usize, usize) {
     );
     let half = size / 2;
     let r = (n - 1) / half;
-    let c = 2 * ((n - 1) % half) + if r % 2 == 0 { 1 } else { 0 };
+    let c = 2 * ((n - 1) % half) + if r.is_multiple_of(2) { 1 } else { 0 };
     (r, c)
 }
 
 /// (row, col) to numeric square; `None` for light squares or off-board.
 pub fn rc_to_square(size: usize, r: usize, c: usize) -> Option<usize> {
-    if r >= size || c >= size || (r + c) % 2 == 0 {
+    if r >= size || c >= size || (r + c).is_multiple_of(2) {
         return None;
     }
     Some(r * (size / 2) + c / 2 + 1)
@@ -554,15 +554,15 @@ fn quiet_moves(b: &RefBoard) -> Vec<RefMove> {
                 if dr != forward {
                     continue;
                 }
-                if let Some((pr, pc)) = step(size, r, c, dr, dc) {
-                    if b.cells[pr][pc].is_empty() {
-                        out.push(RefMove {
-                            from: n,
-                            to: rc_to_square(size, pr, pc).expect("dark square"),
-                            captured: Vec::new(),
-                            crowned: pr == far_row(size, white),
-                        });
-                    }
+                if let Some((pr, pc)) = step(size, r, c, dr, dc)
+                    && b.cells[pr][pc].is_empty()
+                {
+                    out.push(RefMove {
+                        from: n,
+                        to: rc_to_square(size, pr, pc).expect("dark square"),
+                        captured: Vec::new(),
+                        crowned: pr == far_row(size, white),
+                    });
                 }
             }
         }
