@@ -180,7 +180,11 @@ pub trait Geometry: Copy + Default + Debug + Send + Sync + 'static {
     /// The row where a man of the given colour is crowned.
     #[inline(always)]
     fn promotion_row(white: bool) -> Self::W {
-        if white { Self::TOP_ROW } else { Self::BOTTOM_ROW }
+        if white {
+            Self::TOP_ROW
+        } else {
+            Self::BOTTOM_ROW
+        }
     }
 }
 

@@ -10,6 +10,7 @@ mod variant;
 pub mod zobrist;
 
 pub use geometry::{B8, B10, B12, Dir, Geometry};
+pub use history::{DrawCounters, DrawReason, Game, Outcome};
 pub use moves::Move;
 pub use piece::{Colour, Piece};
 pub use position::{Position, PositionError, Word};

@@ -20,7 +20,12 @@ pub struct Move<W> {
 impl<W: BitWord> Move<W> {
     #[inline(always)]
     pub fn new(from: u32, to: u32, captured: W, promotes: bool) -> Self {
-        Move { captured, from: from as u8, to: to as u8, promotes }
+        Move {
+            captured,
+            from: from as u8,
+            to: to as u8,
+            promotes,
+        }
     }
 
     #[inline(always)]

@@ -51,10 +51,22 @@ pub struct Piece {
 }
 
 impl Piece {
-    pub const WHITE_MAN: Piece = Piece { colour: Colour::White, king: false };
-    pub const BLACK_MAN: Piece = Piece { colour: Colour::Black, king: false };
-    pub const WHITE_KING: Piece = Piece { colour: Colour::White, king: true };
-    pub const BLACK_KING: Piece = Piece { colour: Colour::Black, king: true };
+    pub const WHITE_MAN: Piece = Piece {
+        colour: Colour::White,
+        king: false,
+    };
+    pub const BLACK_MAN: Piece = Piece {
+        colour: Colour::Black,
+        king: false,
+    };
+    pub const WHITE_KING: Piece = Piece {
+        colour: Colour::White,
+        king: true,
+    };
+    pub const BLACK_KING: Piece = Piece {
+        colour: Colour::Black,
+        king: true,
+    };
 
     /// Index into the Zobrist table (see `zobrist`).
     #[inline(always)]

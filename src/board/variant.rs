@@ -180,15 +180,24 @@ const FMJD_DRAWS: DrawRules = DrawRules {
     quiet_plies: 50,
     man_move_resets: true,
     endgames: &[
-        EndgameRule { kind: EndgameKind::InternationalTwoAgainstKing, moves: 5 },
-        EndgameRule { kind: EndgameKind::InternationalThreeAgainstKing, moves: 16 },
+        EndgameRule {
+            kind: EndgameKind::InternationalTwoAgainstKing,
+            moves: 5,
+        },
+        EndgameRule {
+            kind: EndgameKind::InternationalThreeAgainstKing,
+            moves: 16,
+        },
     ],
 };
 
 const RUSSIAN_DRAWS: DrawRules = DrawRules {
     quiet_plies: 60,
     man_move_resets: false,
-    endgames: &[EndgameRule { kind: EndgameKind::RussianThreeKingsAgainstKing, moves: 18 }],
+    endgames: &[EndgameRule {
+        kind: EndgameKind::RussianThreeKingsAgainstKing,
+        moves: 18,
+    }],
 };
 
 /// A compile-time rule set: geometry plus the flags that make the variants differ.

@@ -14,7 +14,7 @@ mod path;
 mod perft;
 
 pub use path::capture_paths;
-pub use perft::{perft, perft_divide, perft_parallel};
+pub use perft::{Counting, perft, perft_divide, perft_parallel};
 
 use crate::bits::BitWord;
 use crate::board::{Colour, Dir, Geometry, Move, Position, Rules, Word};
@@ -32,7 +32,11 @@ pub type MoveList<R> = ArrayVec<Move<Word<R>>, MAX_MOVES>;
 /// The directions a man of the given colour moves in.
 #[inline(always)]
 const fn forward(white: bool) -> [Dir; 2] {
-    if white { [Dir::UpLeft, Dir::UpRight] } else { [Dir::DownLeft, Dir::DownRight] }
+    if white {
+        [Dir::UpLeft, Dir::UpRight]
+    } else {
+        [Dir::DownLeft, Dir::DownRight]
+    }
 }
 
 /// Side-relative view of a position: what the generator needs, nothing more.

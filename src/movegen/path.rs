@@ -74,7 +74,14 @@ impl<R: Rules> Walker<R> {
             while land.any() {
                 path.push(land.lsb());
                 let crown_now = R::CROWN_IN_CAPTURE && !king && (land & self.promo).any();
-                self.walk(land, king || crown_now, crowned || crown_now, captured | victim, path, out);
+                self.walk(
+                    land,
+                    king || crown_now,
+                    crowned || crown_now,
+                    captured | victim,
+                    path,
+                    out,
+                );
                 path.pop();
                 if !king {
                     break;

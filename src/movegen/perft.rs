@@ -26,12 +26,18 @@ pub fn perft<R: Rules>(pos: &Position<R>, depth: u32, counting: Counting) -> u64
                 // Play each leaf move so that its cost is measured too.
                 let mut n = 0;
                 for mv in &list {
-                    std::hint::black_box(pos.play(mv));
+                    let child = pos.play(mv);
+                    std::hint::black_box(&child);
                     n += 1;
                 }
                 return n;
             }
-            list.iter().map(|mv| perft(&pos.play(mv), depth - 1, counting)).sum()
+            let mut n = 0;
+            for mv in &list {
+                let child = pos.play(mv);
+                n += perft(&child, depth - 1, counting);
+            }
+            n
         }
     }
 }
@@ -53,7 +59,10 @@ pub fn perft_divide<R: Rules>(
     };
     match pool {
         Some(pool) => pool.install(run),
-        None => list.iter().map(|mv| (*mv, perft(&pos.play(mv), sub, counting))).collect(),
+        None => list
+            .iter()
+            .map(|mv| (*mv, perft(&pos.play(mv), sub, counting)))
+            .collect(),
     }
 }
 
@@ -78,7 +87,12 @@ pub fn perft_parallel<R: Rules>(
         generate(&child, &mut replies);
         tasks.extend(replies.iter().map(|r| child.play(r)));
     }
-    pool.install(|| tasks.par_iter().map(|p| perft(p, depth - 2, counting)).sum())
+    pool.install(|| {
+        tasks
+            .par_iter()
+            .map(|p| perft(p, depth - 2, counting))
+            .sum()
+    })
 }
 
 #[cfg(test)]
@@ -90,8 +104,18 @@ mod tests {
         let start = Position::<R>::start();
         for (i, &n) in expected.iter().enumerate() {
             let d = i as u32 + 1;
-            assert_eq!(perft(&start, d, Counting::Bulk), n, "{:?} bulk d{d}", R::VARIANT);
-            assert_eq!(perft(&start, d, Counting::MakeEveryMove), n, "{:?} d{d}", R::VARIANT);
+            assert_eq!(
+                perft(&start, d, Counting::Bulk),
+                n,
+                "{:?} bulk d{d}",
+                R::VARIANT
+            );
+            assert_eq!(
+                perft(&start, d, Counting::MakeEveryMove),
+                n,
+                "{:?} d{d}",
+                R::VARIANT
+            );
         }
     }
 
