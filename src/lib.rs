@@ -6,5 +6,9 @@
 
 pub mod bits;
 pub mod board;
+pub mod endgame;
+pub mod game;
+pub mod gewu;
+pub mod halma;
 pub mod movegen;
 pub mod notation;

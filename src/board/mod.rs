@@ -1,6 +1,7 @@
 //! The board: geometry and bit layout, rule sets, pieces, moves, the
 //! position, Zobrist keys and the game history with its draw rules.
 
+mod draughts_game;
 mod geometry;
 pub mod history;
 mod moves;

@@ -1,0 +1,1 @@
+//! Endgame databases: generation, compressed storage and probing.
