@@ -68,7 +68,12 @@ pub trait Game: Copy + Send + Sync + Debug + 'static {
     /// All legal moves. An empty list means the side to move cannot move.
     fn generate(&self, list: &mut Self::MoveList);
     fn play(&self, mv: &Self::Move) -> Self;
-    fn next_counters(&self, counters: &Self::Counters, mv: &Self::Move, after: &Self) -> Self::Counters;
+    fn next_counters(
+        &self,
+        counters: &Self::Counters,
+        mv: &Self::Move,
+        after: &Self,
+    ) -> Self::Counters;
     /// Counters for a position taken as the start of a game.
     fn initial_counters(&self) -> Self::Counters;
     /// Plies back to the last irreversible move (how far repetitions can reach).
@@ -81,6 +86,12 @@ pub trait Game: Copy + Send + Sync + Debug + 'static {
     /// Whether the static evaluation can be trusted here: false when a
     /// forced sequence (a capture in draughts) is pending.
     fn is_quiet(&self) -> bool;
+    /// Whether the opponent, if it were to move now, would have a forcing
+    /// move (a capture in draughts): the static evaluation is then doubtful
+    /// and the quiescence search looks one move further.
+    fn is_threatened(&self) -> bool {
+        false
+    }
     /// Captures and other moves the search must not reduce or prune.
     fn is_tactical(&self, mv: &Self::Move) -> bool;
     /// A compact identity of a move for the transposition table; distinct

@@ -7,8 +7,11 @@
 pub mod bits;
 pub mod board;
 pub mod endgame;
+pub mod engine;
+pub mod eval;
 pub mod game;
 pub mod gewu;
 pub mod halma;
 pub mod movegen;
 pub mod notation;
+pub mod search;

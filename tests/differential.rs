@@ -150,7 +150,7 @@ fn differential<R: Rules>(seed: u64) {
     let mut compared = 0;
     while compared < POSITIONS {
         // Alternate full games from the start and short games from random endgames.
-        let (mut pos, plies) = if rng.next() % 2 == 0 {
+        let (mut pos, plies) = if rng.next().is_multiple_of(2) {
             (Position::<R>::start(), 300)
         } else {
             match random_endgame::<R>(&mut rng) {

@@ -33,7 +33,12 @@ impl<R: Rules> Game for Position<R> {
         Position::play(self, mv)
     }
     #[inline(always)]
-    fn next_counters(&self, counters: &DrawCounters, mv: &Self::Move, after: &Self) -> DrawCounters {
+    fn next_counters(
+        &self,
+        counters: &DrawCounters,
+        mv: &Self::Move,
+        after: &Self,
+    ) -> DrawCounters {
         counters.next(self, mv, after)
     }
     fn initial_counters(&self) -> DrawCounters {
@@ -56,6 +61,10 @@ impl<R: Rules> Game for Position<R> {
         !movegen::has_capture(self)
     }
     #[inline(always)]
+    fn is_threatened(&self) -> bool {
+        movegen::has_capture(&self.with_side(!Position::side(self)))
+    }
+    #[inline(always)]
     fn is_tactical(&self, mv: &Self::Move) -> bool {
         mv.is_capture() || mv.promotes
     }
@@ -63,6 +72,9 @@ impl<R: Rules> Game for Position<R> {
     fn move_key(mv: &Self::Move) -> u32 {
         let c = mv.captured.to_u128();
         let folded = (c as u64 ^ (c >> 64) as u64).wrapping_mul(0x9E37_79B9_7F4A_7C15) >> 47;
-        u32::from(mv.from) | u32::from(mv.to) << 7 | u32::from(mv.promotes) << 14 | (folded as u32) << 15
+        u32::from(mv.from)
+            | u32::from(mv.to) << 7
+            | u32::from(mv.promotes) << 14
+            | (folded as u32) << 15
     }
 }

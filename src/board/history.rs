@@ -126,18 +126,18 @@ impl DrawCounters {
             ..DrawCounters::default()
         };
         // Every endgame rule is about at most three pieces against a lone king.
-        if after.piece_count() <= 4 {
-            if let Some((i, strong)) = endgame_rule(after) {
-                let rule = i as u8 + 1;
-                next.endgame = rule;
-                if rule == self.endgame {
-                    next.endgame_plies = self.endgame_plies + 1;
-                    next.endgame_strong_moves =
-                        self.endgame_strong_moves + u32::from(before.side() == strong);
-                } else {
-                    next.endgame_plies = 0;
-                    next.endgame_strong_moves = 0;
-                }
+        if after.piece_count() <= 4
+            && let Some((i, strong)) = endgame_rule(after)
+        {
+            let rule = i as u8 + 1;
+            next.endgame = rule;
+            if rule == self.endgame {
+                next.endgame_plies = self.endgame_plies + 1;
+                next.endgame_strong_moves =
+                    self.endgame_strong_moves + u32::from(before.side() == strong);
+            } else {
+                next.endgame_plies = 0;
+                next.endgame_strong_moves = 0;
             }
         }
         next

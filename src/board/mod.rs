@@ -1,6 +1,7 @@
 //! The board: geometry and bit layout, rule sets, pieces, moves, the
 //! position, Zobrist keys and the game history with its draw rules.
 
+mod diagram;
 mod draughts_game;
 mod geometry;
 pub mod history;
@@ -10,6 +11,7 @@ mod position;
 mod variant;
 pub mod zobrist;
 
+pub use diagram::diagram;
 pub use geometry::{B8, B10, B12, Dir, Geometry};
 pub use history::{DrawCounters, DrawReason, Game, Outcome};
 pub use moves::Move;

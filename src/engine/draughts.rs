@@ -1,0 +1,249 @@
+//! A draughts game of one rule set as a [`Session`]: the bridge between
+//! text (FEN, Hub strings, move notation) and the typed game and search.
+
+use super::{EvalTerm, MoveReading, PerftLine, Session};
+use crate::board::{
+    Colour, Game, Move, Outcome as GameOutcome, Position, Rules, Variant, Word, diagram,
+};
+use crate::eval::Evaluator;
+use crate::movegen::{Counting, perft, perft_divide, perft_parallel};
+use crate::notation::{
+    MoveError, MoveFormat, legal_moves_text, read_fen, read_hub_move, read_hub_position, read_move,
+    write_fen, write_hub_position, write_move,
+};
+use crate::search::{Info, Outcome, Params, Root, Searcher};
+
+/// A game of rule set `R`.
+pub struct DraughtsSession<R: Rules> {
+    game: Game<R>,
+}
+
+impl<R: Rules> Default for DraughtsSession<R> {
+    fn default() -> Self {
+        Self::new()
+    }
+}
+
+impl<R: Rules> DraughtsSession<R> {
+    pub fn new() -> Self {
+        DraughtsSession {
+            game: Game::new(Position::start()),
+        }
+    }
+
+    pub fn game(&self) -> &Game<R> {
+        &self.game
+    }
+
+    fn read(
+        &self,
+        pos: &Position<R>,
+        text: &str,
+        reading: MoveReading,
+    ) -> Result<Move<Word<R>>, MoveError> {
+        match reading {
+            MoveReading::Hub => read_hub_move(pos, text),
+            MoveReading::Any => read_move(pos, text),
+        }
+    }
+
+    /// A list of moves played in turn from `pos`, as text.
+    fn line(pos: &Position<R>, moves: &[Move<Word<R>>], format: MoveFormat) -> Vec<String> {
+        let mut p = *pos;
+        moves
+            .iter()
+            .map(|mv| {
+                let t = write_move(&p, mv, format);
+                p = p.play(mv);
+                t
+            })
+            .collect()
+    }
+
+    fn root(&self) -> Root<Position<R>> {
+        Root {
+            position: *self.game.position(),
+            counters: self.game.counters(),
+            history: self.game.reversible_hashes(),
+        }
+    }
+}
+
+impl<R: Rules> Session for DraughtsSession<R> {
+    fn variant(&self) -> Variant {
+        R::VARIANT
+    }
+
+    fn reset(&mut self) {
+        self.game = Game::new(Position::start());
+    }
+
+    fn set_fen(&mut self, fen: &str) -> Result<(), String> {
+        let pos = read_fen::<R>(fen).map_err(|e| e.to_string())?;
+        self.game = Game::new(pos);
+        Ok(())
+    }
+
+    fn set_hub_position(&mut self, text: &str) -> Result<(), String> {
+        let pos = read_hub_position::<R>(text).map_err(|e| e.to_string())?;
+        self.game = Game::new(pos);
+        Ok(())
+    }
+
+    fn play(&mut self, text: &str, reading: MoveReading) -> Result<String, MoveError> {
+        let pos = *self.game.position();
+        let mv = self.read(&pos, text, reading)?;
+        let written = write_move(&pos, &mv, MoveFormat::pdn_for(R::VARIANT));
+        self.game.play(mv);
+        Ok(written)
+    }
+
+    fn play_all(&mut self, moves: &[&str], reading: MoveReading) -> Result<(), (usize, MoveError)> {
+        let mut game = self.game.clone();
+        for (i, text) in moves.iter().enumerate() {
+            let mv = self
+                .read(game.position(), text, reading)
+                .map_err(|e| (i, e))?;
+            game.play(mv);
+        }
+        self.game = game;
+        Ok(())
+    }
+
+    fn undo(&mut self) -> Option<String> {
+        let mv = self.game.undo()?;
+        Some(write_move(
+            self.game.position(),
+            &mv,
+            MoveFormat::pdn_for(R::VARIANT),
+        ))
+    }
+
+    fn side(&self) -> Colour {
+        self.game.position().side()
+    }
+
+    fn fen(&self) -> String {
+        write_fen(self.game.position())
+    }
+
+    fn hub_position(&self) -> String {
+        write_hub_position(self.game.position())
+    }
+
+    fn diagram(&self) -> String {
+        diagram(self.game.position())
+    }
+
+    fn legal_moves(&self, format: MoveFormat) -> Vec<String> {
+        legal_moves_text(self.game.position(), format)
+            .into_iter()
+            .map(|(_, t)| t)
+            .collect()
+    }
+
+    fn history(&self, format: MoveFormat) -> Vec<String> {
+        Self::line(self.game.start(), self.game.moves(), format)
+    }
+
+    fn outcome(&self) -> Option<GameOutcome> {
+        self.game.outcome()
+    }
+
+    fn convert(
+        &self,
+        text: &str,
+        reading: MoveReading,
+        format: MoveFormat,
+    ) -> Result<String, MoveError> {
+        let pos = self.game.position();
+        let mv = self.read(pos, text, reading)?;
+        Ok(write_move(pos, &mv, format))
+    }
+
+    fn search(
+        &self,
+        searcher: &mut Searcher,
+        eval: &Evaluator,
+        params: &Params,
+        format: MoveFormat,
+        report: &(dyn Fn(&Info<String>) + Sync),
+    ) -> Outcome<String> {
+        let root = self.root();
+        let pos = root.position;
+        let out = searcher.search(&root, eval, params, &|info: &Info<Move<Word<R>>>| {
+            report(&Info {
+                depth: info.depth,
+                mean_depth: info.mean_depth,
+                sel_depth: info.sel_depth,
+                score: info.score,
+                nodes: info.nodes,
+                time: info.time,
+                pv: Self::line(&pos, &info.pv, format),
+                multipv: info.multipv,
+            })
+        });
+        let pv = Self::line(&pos, &out.pv, format);
+        Outcome {
+            best: pv.first().cloned(),
+            ponder: pv.get(1).cloned(),
+            score: out.score,
+            depth: out.depth,
+            nodes: out.nodes,
+            time: out.time,
+            pv,
+        }
+    }
+
+    fn evaluate(&self, eval: &Evaluator) -> (i32, Vec<EvalTerm>) {
+        use crate::game::Evaluate;
+        let pos = self.game.position();
+        let terms = eval
+            .terms(pos)
+            .into_iter()
+            .map(|t| EvalTerm {
+                name: t.feature.name(),
+                value: t.value,
+                score: t.score,
+            })
+            .collect();
+        (eval.evaluate(pos), terms)
+    }
+
+    fn perft(
+        &self,
+        depth: u32,
+        divide: bool,
+        bulk: bool,
+        pool: Option<&rayon::ThreadPool>,
+    ) -> Vec<PerftLine> {
+        let pos = self.game.position();
+        let counting = if bulk {
+            Counting::Bulk
+        } else {
+            Counting::MakeEveryMove
+        };
+        if divide {
+            let lines = perft_divide(pos, depth, counting, pool);
+            let total = lines.iter().map(|(_, n)| n).sum();
+            let mut out: Vec<PerftLine> = lines
+                .into_iter()
+                .map(|(mv, n)| PerftLine {
+                    mv: Some(write_move(pos, &mv, MoveFormat::pdn_for(R::VARIANT))),
+                    nodes: n,
+                })
+                .collect();
+            out.push(PerftLine {
+                mv: None,
+                nodes: total,
+            });
+            out
+        } else {
+            let nodes = match pool {
+                Some(pool) => perft_parallel(pos, depth, counting, pool),
+                None => perft(pos, depth, counting),
+            };
+            vec![PerftLine { mv: None, nodes }]
+        }
+    }
+}

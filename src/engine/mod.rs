@@ -1,0 +1,193 @@
+//! The engine as the front ends see it: a game of any variant, the search
+//! and the settings, behind one object-safe interface that speaks text
+//! (positions, moves, principal variations). Front ends (Hub, text mode,
+//! DXP, the match runner) only translate between their protocol and this.
+//!
+//! Each variant is a monomorphised [`Session`] implementation; switching
+//! variants replaces the session and keeps the searcher (threads and table).
+
+mod draughts;
+
+pub use draughts::DraughtsSession;
+
+use crate::board::{Colour, Outcome as GameOutcome, Variant};
+use crate::eval::Evaluator;
+use crate::notation::{MoveError, MoveFormat};
+use crate::search::{Control, Info, Outcome, Params, Searcher};
+use std::sync::Arc;
+
+/// How move text from outside is read.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum MoveReading {
+    /// Hub: captures list their captured squares (`28x19x23`).
+    Hub,
+    /// Anything a person might type: Hub form, PDN short or full path,
+    /// numeric or algebraic squares.
+    Any,
+}
+
+/// A line of the evaluation breakdown.
+#[derive(Clone, Debug, PartialEq)]
+pub struct EvalTerm {
+    pub name: &'static str,
+    /// Feature count, White minus Black.
+    pub value: i32,
+    /// Contribution in centi-men, White's view.
+    pub score: i32,
+}
+
+/// A perft result line.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct PerftLine {
+    /// The root move (divide) or `None` for the total.
+    pub mv: Option<String>,
+    pub nodes: u64,
+}
+
+/// One game of one variant: position, history and rules, as text.
+pub trait Session: Send {
+    fn variant(&self) -> Variant;
+    /// Back to the start position, no moves played.
+    fn reset(&mut self);
+    /// Set up a position from a FEN (numeric or algebraic squares).
+    fn set_fen(&mut self, fen: &str) -> Result<(), String>;
+    /// Set up a position from a Hub position string.
+    fn set_hub_position(&mut self, text: &str) -> Result<(), String>;
+    /// Play one move; returns it in the variant's usual notation.
+    fn play(&mut self, text: &str, reading: MoveReading) -> Result<String, MoveError>;
+    /// Play several moves, all or none: on an error the game is unchanged
+    /// and the index of the offending move is returned with the error.
+    fn play_all(&mut self, moves: &[&str], reading: MoveReading) -> Result<(), (usize, MoveError)>;
+    /// Take back the last move; returns it.
+    fn undo(&mut self) -> Option<String>;
+    fn side(&self) -> Colour;
+    fn fen(&self) -> String;
+    fn hub_position(&self) -> String;
+    /// A text picture of the board.
+    fn diagram(&self) -> String;
+    /// Legal moves in the given format.
+    fn legal_moves(&self, format: MoveFormat) -> Vec<String>;
+    /// Moves played so far, in the given format.
+    fn history(&self, format: MoveFormat) -> Vec<String>;
+    /// The game's result by the rules, if it is over.
+    fn outcome(&self) -> Option<GameOutcome>;
+    /// Write `mv` (a legal move in text) in another format.
+    fn convert(
+        &self,
+        text: &str,
+        reading: MoveReading,
+        format: MoveFormat,
+    ) -> Result<String, MoveError>;
+    /// Search the current position. Moves in the result are in `format`.
+    fn search(
+        &self,
+        searcher: &mut Searcher,
+        eval: &Evaluator,
+        params: &Params,
+        format: MoveFormat,
+        report: &(dyn Fn(&Info<String>) + Sync),
+    ) -> Outcome<String>;
+    /// The static evaluation of the current position, side to move's view, and its terms.
+    fn evaluate(&self, eval: &Evaluator) -> (i32, Vec<EvalTerm>);
+    /// perft of the current position (with `divide`, one line per root move, then the total).
+    fn perft(
+        &self,
+        depth: u32,
+        divide: bool,
+        bulk: bool,
+        pool: Option<&rayon::ThreadPool>,
+    ) -> Vec<PerftLine>;
+}
+
+/// A new session of a variant at its start position.
+pub fn new_session(v: Variant) -> Box<dyn Session> {
+    use crate::board::{Brazilian, Canadian, International, Russian};
+    match v {
+        Variant::International => Box::new(DraughtsSession::<International>::new()),
+        Variant::Brazilian => Box::new(DraughtsSession::<Brazilian>::new()),
+        Variant::Russian => Box::new(DraughtsSession::<Russian>::new()),
+        Variant::Canadian => Box::new(DraughtsSession::<Canadian>::new()),
+    }
+}
+
+/// Engine settings shared by the front ends.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Options {
+    pub variant: Variant,
+    pub threads: usize,
+    pub hash_mib: usize,
+    pub multipv: usize,
+    pub ponder: bool,
+}
+
+impl Default for Options {
+    fn default() -> Self {
+        Options {
+            variant: Variant::International,
+            threads: 1,
+            hash_mib: 64,
+            multipv: 1,
+            ponder: false,
+        }
+    }
+}
+
+/// A whole engine: the current game, the searcher and the evaluator.
+pub struct Engine {
+    pub session: Box<dyn Session>,
+    pub searcher: Searcher,
+    pub eval: Arc<Evaluator>,
+    pub options: Options,
+}
+
+impl Engine {
+    pub fn new(options: Options) -> Result<Self, String> {
+        Ok(Engine {
+            session: new_session(options.variant),
+            searcher: Searcher::new(options.threads, options.hash_mib)?,
+            eval: Arc::new(Evaluator::default()),
+            options,
+        })
+    }
+
+    /// Switch variant (a new game at the start position).
+    pub fn set_variant(&mut self, v: Variant) {
+        if v != self.options.variant || self.session.variant() != v {
+            self.options.variant = v;
+            self.session = new_session(v);
+            self.searcher.clear();
+        }
+    }
+
+    pub fn set_threads(&mut self, n: usize) -> Result<(), String> {
+        self.searcher.set_threads(n)?;
+        self.options.threads = n.max(1);
+        Ok(())
+    }
+
+    pub fn set_hash_mib(&mut self, mib: usize) {
+        self.searcher.set_hash_mib(mib);
+        self.options.hash_mib = mib;
+    }
+
+    /// Forget the game's search results (new game).
+    pub fn new_game(&mut self) {
+        self.searcher.clear();
+    }
+
+    /// The stop / ponder-hit handle of the searcher.
+    pub fn control(&self) -> Arc<Control> {
+        self.searcher.control()
+    }
+
+    /// Search the current position.
+    pub fn search(
+        &mut self,
+        params: &Params,
+        format: MoveFormat,
+        report: &(dyn Fn(&Info<String>) + Sync),
+    ) -> Outcome<String> {
+        self.session
+            .search(&mut self.searcher, &self.eval, params, format, report)
+    }
+}

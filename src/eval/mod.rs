@@ -1,0 +1,80 @@
+//! Evaluation of draughts positions (v1): a weighted sum of hand-chosen
+//! features, interpolated between middle game and endgame by the number of
+//! pieces left. Weights come from a data file (`weights.rs`).
+
+pub mod features;
+pub mod weights;
+
+use crate::board::{Colour, Position, Rules};
+use crate::game::Evaluate;
+use features::{Feature, Features, features, phase};
+use weights::{WeightSet, Weights};
+
+/// The v1 evaluator for every draughts variant.
+#[derive(Clone, Debug)]
+pub struct Evaluator {
+    weights: Weights,
+}
+
+impl Default for Evaluator {
+    fn default() -> Self {
+        Evaluator {
+            weights: Weights::builtin(),
+        }
+    }
+}
+
+/// One term of an evaluation, for display.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Term {
+    pub feature: Feature,
+    /// White minus Black count.
+    pub value: i32,
+    /// Contribution in centi-men, White's view.
+    pub score: i32,
+}
+
+impl Evaluator {
+    pub fn new(weights: Weights) -> Self {
+        Evaluator { weights }
+    }
+
+    /// Contribution of each feature (White's view), at the position's phase.
+    pub fn terms<R: Rules>(&self, pos: &Position<R>) -> Vec<Term> {
+        let f = features(pos);
+        let p = phase(pos);
+        let set = self.weights.for_variant(R::VARIANT);
+        Feature::ALL
+            .iter()
+            .map(|&feature| {
+                let i = feature as usize;
+                Term {
+                    feature,
+                    value: f[i],
+                    score: weigh(set, &f, p, i),
+                }
+            })
+            .collect()
+    }
+
+    /// The evaluation from White's point of view.
+    pub fn white_score<R: Rules>(&self, pos: &Position<R>) -> i32 {
+        let f = features(pos);
+        let p = phase(pos);
+        let set = self.weights.for_variant(R::VARIANT);
+        (0..Feature::COUNT).map(|i| weigh(set, &f, p, i)).sum()
+    }
+}
+
+#[inline]
+fn weigh(set: &WeightSet, f: &Features, phase: i32, i: usize) -> i32 {
+    let w = set.0[i];
+    f[i] * (w.mg * phase + w.eg * (256 - phase)) / 256
+}
+
+impl<R: Rules> Evaluate<Position<R>> for Evaluator {
+    fn evaluate(&self, pos: &Position<R>) -> i32 {
+        let s = self.white_score(pos);
+        if pos.side() == Colour::White { s } else { -s }
+    }
+}
