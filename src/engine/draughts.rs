@@ -74,6 +74,10 @@ impl<R: Rules> Session for DraughtsSession<R> {
         R::VARIANT
     }
 
+    fn box_clone(&self) -> Box<dyn Session> {
+        Box::new(DraughtsSession { game: self.game.clone() })
+    }
+
     fn reset(&mut self) {
         self.game = Game::new(Position::start());
     }

@@ -47,6 +47,8 @@ pub struct PerftLine {
 /// One game of one variant: position, history and rules, as text.
 pub trait Session: Send {
     fn variant(&self) -> Variant;
+    /// A copy of the game (to restore it if a multi-step change fails).
+    fn box_clone(&self) -> Box<dyn Session>;
     /// Back to the start position, no moves played.
     fn reset(&mut self);
     /// Set up a position from a FEN (numeric or algebraic squares).

@@ -1,0 +1,322 @@
+//! Text mode: Tiao for people at a terminal, and for scripts on stdin.
+//!
+//! Interactive use shows a prompt and the board after each move. Piped
+//! input is a script: no prompt, no unrequested boards, one result per
+//! command in a stable `key value` form, and errors as `error: ...` lines,
+//! so the output is easy to parse.
+
+use super::hub::info_line;
+use super::output::Output;
+use crate::board::{Outcome, Variant};
+use crate::engine::{Engine, MoveReading, Options};
+use crate::notation::MoveFormat;
+use crate::search::score::format_men;
+use crate::search::{Limits, Mode, Params};
+use crate::tools::bench;
+use std::io::{BufRead, IsTerminal};
+use std::time::{Duration, Instant};
+
+const HELP: &str = "\
+Commands (moves in the variant's notation: 32-28, 28x19, c3-d4, c3:e5):
+  help                 this list
+  variant [NAME]       show or set: international, brazilian, russian, canadian
+  start | new          the start position
+  fen [FEN]            show or set the position
+  board                show the board
+  moves                list the legal moves
+  play MOVE...         play moves (a move on its own line works too)
+  undo                 take back the last move
+  history              the moves played
+  go [depth N] [nodes N] [time S]
+                       let Tiao think (default 2 s) and play its move
+  analyze [depth N] [nodes N] [time S]
+                       think without playing
+  eval                 the evaluation and its terms
+  perft N [divide]     count the leaves N plies deep
+  bench [depth N]      the fixed benchmark
+  threads N | hash MIB engine settings
+  quit                 leave";
+
+/// Default thinking time for `go` without limits.
+const DEFAULT_THINK: Duration = Duration::from_secs(2);
+
+struct TextMode {
+    engine: Engine,
+    out: Output,
+    interactive: bool,
+}
+
+/// Run text mode on stdin/stdout. Returns the exit code.
+pub fn run() -> i32 {
+    let out = Output::stdout();
+    let engine = match Engine::new(Options::default()) {
+        Ok(e) => e,
+        Err(e) => {
+            out.line(&format!("error: {e}"));
+            return 1;
+        }
+    };
+    let interactive = std::io::stdin().is_terminal();
+    let mut tm = TextMode { engine, out, interactive };
+    if interactive {
+        tm.out.line(&format!("Tiao {} — type 'help' for the commands.", env!("CARGO_PKG_VERSION")));
+        tm.show_board();
+    }
+    let stdin = std::io::stdin();
+    let mut input = stdin.lock();
+    let mut buf = Vec::new();
+    loop {
+        if tm.interactive {
+            use std::io::Write;
+            print!("tiao> ");
+            let _ = std::io::stdout().flush();
+        }
+        buf.clear();
+        match input.read_until(b'\n', &mut buf) {
+            Ok(0) | Err(_) => break,
+            Ok(_) => {}
+        }
+        let line = String::from_utf8_lossy(&buf).trim().to_string();
+        if !tm.command(&line) {
+            break;
+        }
+    }
+    0
+}
+
+impl TextMode {
+    fn error(&self, e: impl std::fmt::Display) {
+        self.out.line(&format!("error: {e}"));
+    }
+
+    fn format(&self) -> MoveFormat {
+        MoveFormat::pdn_for(self.engine.session.variant())
+    }
+
+    fn show_board(&self) {
+        self.out.line(self.engine.session.diagram().trim_end());
+    }
+
+    /// Handle one line; false means quit.
+    fn command(&mut self, line: &str) -> bool {
+        let words: Vec<&str> = line.split_whitespace().collect();
+        let Some(&cmd) = words.first() else { return true };
+        let args = &words[1..];
+        match cmd {
+            "quit" | "exit" | "q" => return false,
+            "help" | "?" => self.out.line(HELP),
+            "variant" => self.variant(args),
+            "start" | "new" => {
+                self.engine.session.reset();
+                self.engine.new_game();
+                self.after_position();
+            }
+            "fen" => self.fen(line),
+            "board" | "d" => self.show_board(),
+            "moves" => self.out.line(&format!("moves {}", self.engine.session.legal_moves(self.format()).join(" "))),
+            "play" => self.play(args),
+            "undo" => match self.engine.session.undo() {
+                Some(m) => {
+                    self.out.line(&format!("undone {m}"));
+                    if self.interactive {
+                        self.show_board();
+                    }
+                }
+                None => self.error("no move to take back"),
+            },
+            "history" => self.out.line(&format!("history {}", self.engine.session.history(self.format()).join(" "))),
+            "go" => self.think(args, true),
+            "analyze" | "analyse" => self.think(args, false),
+            "eval" => self.eval(),
+            "perft" => self.perft(args),
+            "bench" => self.bench(args),
+            "threads" => match args.first().and_then(|s| s.parse::<usize>().ok()) {
+                Some(n) if (1..=256).contains(&n) => match self.engine.set_threads(n) {
+                    Ok(()) => self.out.line(&format!("threads {n}")),
+                    Err(e) => self.error(e),
+                },
+                _ => self.error("threads needs a number from 1 to 256"),
+            },
+            "hash" => match args.first().and_then(|s| s.parse::<usize>().ok()) {
+                Some(n) if (1..=65536).contains(&n) => {
+                    self.engine.set_hash_mib(n);
+                    self.out.line(&format!("hash {n}"));
+                }
+                _ => self.error("hash needs a size in MiB from 1 to 65536"),
+            },
+            // A move typed on its own.
+            _ => self.play(&words),
+        }
+        true
+    }
+
+    fn after_position(&self) {
+        if self.interactive {
+            self.show_board();
+        } else {
+            self.out.line(&format!("fen {}", self.engine.session.fen()));
+        }
+    }
+
+    fn variant(&mut self, args: &[&str]) {
+        match args.first() {
+            None => self.out.line(&format!("variant {}", self.engine.session.variant())),
+            Some(name) => match name.parse::<Variant>() {
+                Ok(v) => {
+                    self.engine.set_variant(v);
+                    self.out.line(&format!("variant {v}"));
+                    if self.interactive {
+                        self.show_board();
+                    }
+                }
+                Err(e) => self.error(e),
+            },
+        }
+    }
+
+    fn fen(&mut self, line: &str) {
+        let text = line.trim_start().strip_prefix("fen").unwrap_or("").trim();
+        if text.is_empty() {
+            self.out.line(&format!("fen {}", self.engine.session.fen()));
+            return;
+        }
+        match self.engine.session.set_fen(text) {
+            Ok(()) => self.after_position(),
+            Err(e) => self.error(e),
+        }
+    }
+
+    fn play(&mut self, moves: &[&str]) {
+        if moves.is_empty() {
+            self.error("play needs a move");
+            return;
+        }
+        for m in moves {
+            match self.engine.session.play(m, MoveReading::Any) {
+                Ok(written) => self.out.line(&format!("played {written}")),
+                Err(e) => {
+                    self.error(e);
+                    return;
+                }
+            }
+        }
+        if self.interactive {
+            self.show_board();
+        }
+        self.report_game_end();
+    }
+
+    fn report_game_end(&self) {
+        if let Some(o) = self.engine.session.outcome() {
+            let text = match o {
+                Outcome::Win(c) => format!("result {} wins ({} cannot move)", c.name(), (!c).name()),
+                Outcome::Draw(reason) => format!("result draw ({reason})"),
+            };
+            self.out.line(&text);
+        }
+    }
+
+    fn limits(&self, args: &[&str]) -> Result<Limits, String> {
+        let mut limits = Limits::default();
+        let mut it = args.iter();
+        while let Some(&key) = it.next() {
+            let value = it.next().ok_or_else(|| format!("'{key}' needs a value"))?;
+            match key {
+                "depth" => limits.depth = Some(value.parse().map_err(|_| format!("bad depth '{value}'"))?),
+                "nodes" => limits.nodes = Some(value.parse().map_err(|_| format!("bad node count '{value}'"))?),
+                "time" | "movetime" => {
+                    let s: f64 = value.parse().map_err(|_| format!("bad time '{value}'"))?;
+                    if !(s.is_finite() && s > 0.0 && s < 1e7) {
+                        return Err(format!("bad time '{value}'"));
+                    }
+                    limits.move_time = Some(Duration::from_secs_f64(s));
+                }
+                other => return Err(format!("unknown limit '{other}' (depth, nodes or time)")),
+            }
+        }
+        if limits.is_unbounded() {
+            limits.move_time = Some(DEFAULT_THINK);
+        }
+        Ok(limits)
+    }
+
+    fn think(&mut self, args: &[&str], play: bool) {
+        let limits = match self.limits(args) {
+            Ok(l) => l,
+            Err(e) => {
+                self.error(e);
+                return;
+            }
+        };
+        if self.engine.session.legal_moves(MoveFormat::Hub).is_empty() {
+            self.error("no legal move in this position");
+            return;
+        }
+        let format = self.format();
+        let out = self.out.clone();
+        let params = Params { limits, mode: Mode::Think, multipv: 1 };
+        let result = self.engine.search(&params, format, &|info| out.line(&info_line(info, false)));
+        let Some(best) = result.best else {
+            self.error("no move found");
+            return;
+        };
+        self.out.line(&format!(
+            "bestmove {best} score {} depth {} nodes {}",
+            format_men(result.score),
+            result.depth,
+            result.nodes
+        ));
+        if play {
+            self.play(&[best.as_str()]);
+        }
+    }
+
+    fn eval(&self) {
+        let (score, terms) = self.engine.session.evaluate(&self.engine.eval);
+        for t in terms {
+            self.out.line(&format!("term {:<14} {:>4} {:>7}", t.name, t.value, format_men(t.score)));
+        }
+        self.out.line(&format!("eval {} (side to move)", format_men(score)));
+    }
+
+    fn perft(&self, args: &[&str]) {
+        let Some(depth) = args.first().and_then(|d| d.parse::<u32>().ok()).filter(|d| *d <= 30) else {
+            self.error("perft needs a depth from 0 to 30");
+            return;
+        };
+        let divide = args.contains(&"divide");
+        let start = Instant::now();
+        for line in self.engine.session.perft(depth, divide, true, None) {
+            match line.mv {
+                Some(m) => self.out.line(&format!("{m} {}", line.nodes)),
+                None => self.out.line(&format!(
+                    "perft {depth} {} ({:.3} s)",
+                    line.nodes,
+                    start.elapsed().as_secs_f64()
+                )),
+            }
+        }
+    }
+
+    fn bench(&self, args: &[&str]) {
+        let depth = match args {
+            ["depth", d] => match d.parse::<u32>() {
+                Ok(d) if (1..=40).contains(&d) => d,
+                _ => {
+                    self.error("bench depth must be from 1 to 40");
+                    return;
+                }
+            },
+            [] => bench::DEFAULT_DEPTH,
+            _ => {
+                self.error("usage: bench [depth N]");
+                return;
+            }
+        };
+        let out = self.out.clone();
+        match bench::run(depth, &|line| out.line(line)) {
+            Ok(_) => {}
+            Err(e) => self.error(e),
+        }
+    }
+}
