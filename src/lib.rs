@@ -14,4 +14,6 @@ pub mod gewu;
 pub mod halma;
 pub mod movegen;
 pub mod notation;
+pub mod protocol;
 pub mod search;
+pub mod tools;

@@ -1,1 +1,56 @@
-fn main() {}
+//! The `tiao` command: text mode by default, the Hub protocol with `hub`,
+//! and the tools (perft, bench, ...) as subcommands.
+
+use clap::{Parser, Subcommand};
+use tiao::protocol::{hub, text};
+use tiao::tools::{bench, perft};
+
+#[derive(Parser, Debug)]
+#[command(name = "tiao", version, about = "Tiao (跳): a draughts engine", long_about = None)]
+struct Cli {
+    #[command(subcommand)]
+    command: Option<Command>,
+}
+
+#[derive(Subcommand, Debug)]
+enum Command {
+    /// Speak the Hub protocol on stdin/stdout (for GUIs such as Hub).
+    Hub,
+    /// Count the leaves of the move tree (move generator check and speed).
+    Perft(perft::PerftArgs),
+    /// Search a fixed set of positions; prints a node signature and speed.
+    Bench {
+        /// Depth per position.
+        #[arg(long, default_value_t = bench::DEFAULT_DEPTH)]
+        depth: u32,
+    },
+    /// Text mode (the default).
+    Text,
+}
+
+fn main() {
+    // Logs go to stderr: stdout belongs to the protocol.
+    env_logger::Builder::from_env(env_logger::Env::default().default_filter_or("warn"))
+        .target(env_logger::Target::Stderr)
+        .init();
+    let cli = Cli::parse();
+    let code = match cli.command {
+        None | Some(Command::Text) => text::run(),
+        Some(Command::Hub) => hub::run(),
+        Some(Command::Perft(args)) => report(perft::run(&args)),
+        Some(Command::Bench { depth }) => {
+            report(bench::run(depth, &|l| println!("{l}")).map(|_| ()))
+        }
+    };
+    std::process::exit(code);
+}
+
+fn report(r: Result<(), String>) -> i32 {
+    match r {
+        Ok(()) => 0,
+        Err(e) => {
+            eprintln!("tiao: {e}");
+            2
+        }
+    }
+}

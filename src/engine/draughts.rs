@@ -75,7 +75,9 @@ impl<R: Rules> Session for DraughtsSession<R> {
     }
 
     fn box_clone(&self) -> Box<dyn Session> {
-        Box::new(DraughtsSession { game: self.game.clone() })
+        Box::new(DraughtsSession {
+            game: self.game.clone(),
+        })
     }
 
     fn reset(&mut self) {

@@ -182,8 +182,24 @@ impl Engine {
         self.searcher.control()
     }
 
-    /// Search the current position.
+    /// Arm the searcher for a search of `mode` (see [`Searcher::prepare`]).
+    pub fn prepare(&self, mode: crate::search::Mode) {
+        self.searcher.prepare(mode);
+    }
+
+    /// Search the current position (prepares the searcher first).
     pub fn search(
+        &mut self,
+        params: &Params,
+        format: MoveFormat,
+        report: &(dyn Fn(&Info<String>) + Sync),
+    ) -> Outcome<String> {
+        self.searcher.prepare(params.mode);
+        self.search_prepared(params, format, report)
+    }
+
+    /// Search the current position; the caller has called [`Engine::prepare`].
+    pub fn search_prepared(
         &mut self,
         params: &Params,
         format: MoveFormat,

@@ -36,19 +36,55 @@ enum ParamKind {
     Text,
 }
 
-const VARIANTS: &[&str] = &["normal", "international", "brazilian", "russian", "canadian"];
+const VARIANTS: &[&str] = &[
+    "normal",
+    "international",
+    "brazilian",
+    "russian",
+    "canadian",
+];
 
 const PARAMS: &[Param] = &[
-    Param { name: "variant", kind: ParamKind::Enum(VARIANTS) },
-    Param { name: "book", kind: ParamKind::Bool },
-    Param { name: "book-ply", kind: ParamKind::Int { min: 0, max: 20 } },
-    Param { name: "book-margin", kind: ParamKind::Int { min: 0, max: 100 } },
-    Param { name: "ponder", kind: ParamKind::Bool },
-    Param { name: "threads", kind: ParamKind::Int { min: 1, max: 256 } },
-    Param { name: "hash", kind: ParamKind::Int { min: 1, max: 65536 } },
-    Param { name: "tt-size", kind: ParamKind::Int { min: 10, max: 32 } },
-    Param { name: "multipv", kind: ParamKind::Int { min: 1, max: 64 } },
-    Param { name: "eval-file", kind: ParamKind::Text },
+    Param {
+        name: "variant",
+        kind: ParamKind::Enum(VARIANTS),
+    },
+    Param {
+        name: "book",
+        kind: ParamKind::Bool,
+    },
+    Param {
+        name: "book-ply",
+        kind: ParamKind::Int { min: 0, max: 20 },
+    },
+    Param {
+        name: "book-margin",
+        kind: ParamKind::Int { min: 0, max: 100 },
+    },
+    Param {
+        name: "ponder",
+        kind: ParamKind::Bool,
+    },
+    Param {
+        name: "threads",
+        kind: ParamKind::Int { min: 1, max: 256 },
+    },
+    Param {
+        name: "hash",
+        kind: ParamKind::Int { min: 1, max: 65536 },
+    },
+    Param {
+        name: "tt-size",
+        kind: ParamKind::Int { min: 10, max: 32 },
+    },
+    Param {
+        name: "multipv",
+        kind: ParamKind::Int { min: 1, max: 64 },
+    },
+    Param {
+        name: "eval-file",
+        kind: ParamKind::Text,
+    },
 ];
 
 /// Settings that live in the front end (the engine has no use for them yet).
@@ -99,7 +135,13 @@ pub fn run() -> i32 {
             return 1;
         }
     };
-    let mut hub = Hub { engine: Some(engine), running: None, out, level: Limits::default(), settings: Settings::default() };
+    let mut hub = Hub {
+        engine: Some(engine),
+        running: None,
+        out,
+        level: Limits::default(),
+        settings: Settings::default(),
+    };
     let stdin = std::io::stdin();
     let mut lines = stdin.lock();
     let mut buf = Vec::new();
@@ -123,7 +165,8 @@ pub fn run() -> i32 {
 
 impl Hub {
     fn error(&self, message: impl Into<String>) {
-        self.out.line(&format_line("error", &[("message", message.into())]));
+        self.out
+            .line(&format_line("error", &[("message", message.into())]));
     }
 
     /// Handle one input line; false means quit.
@@ -211,14 +254,20 @@ impl Hub {
             env!("CARGO_PKG_VERSION"),
             quote("Tiao developers")
         ));
-        let Some(engine) = self.engine.as_ref() else { return };
+        let Some(engine) = self.engine.as_ref() else {
+            return;
+        };
         for p in PARAMS {
             let value = self.param_value(engine, p.name);
             let mut line = format!("param name={} value={}", p.name, quote(&value));
             match p.kind {
                 ParamKind::Bool => line.push_str(" type=bool"),
-                ParamKind::Int { min, max } => line.push_str(&format!(" type=int min={min} max={max}")),
-                ParamKind::Enum(values) => line.push_str(&format!(" type=enum values={}", quote(&values.join(" ")))),
+                ParamKind::Int { min, max } => {
+                    line.push_str(&format!(" type=int min={min} max={max}"))
+                }
+                ParamKind::Enum(values) => {
+                    line.push_str(&format!(" type=enum values={}", quote(&values.join(" "))))
+                }
                 ParamKind::Text => line.push_str(" type=string"),
             }
             self.out.line(&line);
@@ -256,7 +305,9 @@ impl Hub {
         let int = match param.kind {
             ParamKind::Bool => {
                 if !matches!(value, "true" | "false") {
-                    self.error(format!("parameter '{name}' takes true or false, not '{value}'"));
+                    self.error(format!(
+                        "parameter '{name}' takes true or false, not '{value}'"
+                    ));
                     return;
                 }
                 0
@@ -264,25 +315,35 @@ impl Hub {
             ParamKind::Int { min, max } => match value.parse::<i64>() {
                 Ok(v) if (min..=max).contains(&v) => v,
                 _ => {
-                    self.error(format!("parameter '{name}' takes an integer from {min} to {max}, not '{value}'"));
+                    self.error(format!(
+                        "parameter '{name}' takes an integer from {min} to {max}, not '{value}'"
+                    ));
                     return;
                 }
             },
             ParamKind::Enum(values) => {
                 if !values.contains(&value) {
-                    self.error(format!("parameter '{name}' takes one of: {}; not '{value}'", values.join(" ")));
+                    self.error(format!(
+                        "parameter '{name}' takes one of: {}; not '{value}'",
+                        values.join(" ")
+                    ));
                     return;
                 }
                 0
             }
             ParamKind::Text => 0,
         };
-        let Some(engine) = self.engine.as_mut() else { return };
+        let Some(engine) = self.engine.as_mut() else {
+            return;
+        };
         let result: Result<(), String> = match name {
-            "variant" => value.parse::<Variant>().map(|v| {
-                engine.set_variant(v);
-                self.settings.variant_name = value.to_string();
-            }).map_err(|e| e.to_string()),
+            "variant" => value
+                .parse::<Variant>()
+                .map(|v| {
+                    engine.set_variant(v);
+                    self.settings.variant_name = value.to_string();
+                })
+                .map_err(|e| e.to_string()),
             "book" => {
                 self.settings.book = value == "true";
                 Ok(())
@@ -351,14 +412,20 @@ impl Hub {
         };
         if let Err(e) = set {
             engine.session = saved;
-            self.error(format!("bad position: {e}"));
+            // Scan's wording first, so that scripts can match it; then the reason.
+            let detail = e.strip_prefix("bad position: ").unwrap_or(&e).to_string();
+            self.error(format!("bad position: {detail}"));
             return;
         }
         if let Some(moves) = l.get("moves") {
             let list: Vec<&str> = moves.split_whitespace().collect();
             if let Err((i, e)) = engine.session.play_all(&list, MoveReading::Hub) {
                 engine.session = saved;
-                let kind = if matches!(e, MoveError::Malformed { .. }) { "bad move" } else { "illegal move" };
+                let kind = if matches!(e, MoveError::Malformed { .. }) {
+                    "bad move"
+                } else {
+                    "illegal move"
+                };
                 self.error(format!("{kind}: move {} ('{}'): {e}", i + 1, list[i]));
             }
         }
@@ -376,15 +443,21 @@ impl Hub {
                     .ok_or_else(|| format!("level {name} needs a number of seconds, not '{value}'"))
             };
             let count = || -> Result<u64, String> {
-                value.parse::<u64>().map_err(|_| format!("level {name} needs a whole number, not '{value}'"))
+                value
+                    .parse::<u64>()
+                    .map_err(|_| format!("level {name} needs a whole number, not '{value}'"))
             };
             let r = match name.as_str() {
-                "depth" => count().map(|d| level.depth = Some(d.clamp(1, u64::from(crate::search::MAX_DEPTH)) as u32)),
+                "depth" => count().map(|d| {
+                    level.depth = Some(d.clamp(1, u64::from(crate::search::MAX_DEPTH)) as u32)
+                }),
                 "nodes" => count().map(|n| level.nodes = Some(n.max(1))),
                 "move-time" => seconds().map(|t| level.move_time = Some(t)),
                 "time" => seconds().map(|t| level.time = Some(t)),
                 "inc" => seconds().map(|t| level.inc = t),
-                "moves" => count().map(|m| level.moves_to_go = (m > 0).then_some(m.min(1000) as u32)),
+                "moves" => {
+                    count().map(|m| level.moves_to_go = (m > 0).then_some(m.min(1000) as u32))
+                }
                 "infinite" => {
                     level.infinite = true;
                     Ok(())
@@ -425,23 +498,34 @@ impl Hub {
             self.out.line("done");
             return;
         }
-        let params = Params { limits, mode, multipv: if mode == Mode::Analyze { engine.options.multipv } else { 1 } };
+        let params = Params {
+            limits,
+            mode,
+            multipv: if mode == Mode::Analyze {
+                engine.options.multipv
+            } else {
+                1
+            },
+        };
         let control = engine.control();
+        engine.prepare(mode);
         let out = self.out.clone();
-        let spawned = std::thread::Builder::new().name("hub-search".into()).spawn(move || {
-            let multi = params.multipv > 1;
-            let report = |info: &Info<String>| out.line(&info_line(info, multi));
-            let result = engine.search(&params, MoveFormat::Hub, &report);
-            let mut done = String::from("done");
-            if let Some(m) = &result.best {
-                done.push_str(&format!(" move={m}"));
-                if let Some(p) = &result.ponder {
-                    done.push_str(&format!(" ponder={p}"));
+        let spawned = std::thread::Builder::new()
+            .name("hub-search".into())
+            .spawn(move || {
+                let multi = params.multipv > 1;
+                let report = |info: &Info<String>| out.line(&info_line(info, multi));
+                let result = engine.search_prepared(&params, MoveFormat::Hub, &report);
+                let mut done = String::from("done");
+                if let Some(m) = &result.best {
+                    done.push_str(&format!(" move={m}"));
+                    if let Some(p) = &result.ponder {
+                        done.push_str(&format!(" ponder={p}"));
+                    }
                 }
-            }
-            out.line(&done);
-            engine
-        });
+                out.line(&done);
+                engine
+            });
         match spawned {
             Ok(handle) => self.running = Some(Running { handle, control }),
             Err(e) => {

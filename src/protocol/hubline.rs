@@ -24,7 +24,10 @@ pub struct HubLine {
 impl HubLine {
     /// The value of the first pair called `name`.
     pub fn get(&self, name: &str) -> Option<&str> {
-        self.pairs.iter().find(|(n, _)| n == name).map(|(_, v)| v.as_str())
+        self.pairs
+            .iter()
+            .find(|(n, _)| n == name)
+            .map(|(_, v)| v.as_str())
     }
 
     /// Whether the line has a pair or flag called `name`.
@@ -47,7 +50,10 @@ fn name(i: &str) -> IResult<&str, &str> {
 
 fn value(i: &str) -> IResult<&str, String> {
     alt((
-        map(delimited(char('"'), opt(is_not("\"")), char('"')), |v: Option<&str>| v.unwrap_or("").to_string()),
+        map(
+            delimited(char('"'), opt(is_not("\"")), char('"')),
+            |v: Option<&str>| v.unwrap_or("").to_string(),
+        ),
         map(take_till1(is_blank), |v: &str| v.to_string()),
     ))
     .parse(i)
@@ -66,7 +72,12 @@ pub fn parse_line(line: &str) -> Result<Option<HubLine>, String> {
     if rest.is_empty() {
         return Ok(None);
     }
-    let (r, command) = name(rest).map_err(|_| format!("a line must start with a command, not '{}'", first_word(rest)))?;
+    let (r, command) = name(rest).map_err(|_| {
+        format!(
+            "a line must start with a command, not '{}'",
+            first_word(rest)
+        )
+    })?;
     rest = r;
     let mut pairs = Vec::new();
     loop {
@@ -76,10 +87,16 @@ pub fn parse_line(line: &str) -> Result<Option<HubLine>, String> {
             break;
         }
         if rest.starts_with('"') {
-            return Err(format!("a quoted value without a name near '{}'", first_word(rest)));
+            return Err(format!(
+                "a quoted value without a name near '{}'",
+                first_word(rest)
+            ));
         }
         if rest.starts_with('=') {
-            return Err(format!("a value without a name near '{}'", first_word(rest)));
+            return Err(format!(
+                "a value without a name near '{}'",
+                first_word(rest)
+            ));
         }
         let (r, p) = pair(rest).map_err(|_| format!("bad pair near '{}'", first_word(rest)))?;
         if r.starts_with('"') || (p.1.starts_with('"') && !p.1.ends_with('"')) {
@@ -94,10 +111,16 @@ pub fn parse_line(line: &str) -> Result<Option<HubLine>, String> {
         if let Some(c) = rest.chars().next()
             && !is_blank(c)
         {
-            return Err(format!("unterminated quote or stray text near '{}'", first_word(rest)));
+            return Err(format!(
+                "unterminated quote or stray text near '{}'",
+                first_word(rest)
+            ));
         }
     }
-    Ok(Some(HubLine { command: command.to_string(), pairs }))
+    Ok(Some(HubLine {
+        command: command.to_string(),
+        pairs,
+    }))
 }
 
 fn first_word(s: &str) -> &str {
@@ -108,7 +131,11 @@ fn first_word(s: &str) -> &str {
 /// escaped in Hub, so they are replaced by apostrophes.
 pub fn quote(value: &str) -> String {
     let v = value.replace('"', "'");
-    if v.is_empty() || v.contains([' ', '\t', '=']) { format!("\"{v}\"") } else { v }
+    if v.is_empty() || v.contains([' ', '\t', '=']) {
+        format!("\"{v}\"")
+    } else {
+        v
+    }
 }
 
 /// Build a line from a command and pairs (values quoted as needed).
@@ -135,7 +162,10 @@ mod tests {
         assert_eq!(l.get("pos"), Some("Wbbe"));
         assert_eq!(l.get("moves"), Some("32-28 19-23"));
         assert!(l.has("start"));
-        assert_eq!(parsed("set-param name=book value=\"\"").get("value"), Some(""));
+        assert_eq!(
+            parsed("set-param name=book value=\"\"").get("value"),
+            Some("")
+        );
     }
 
     #[test]
@@ -157,6 +187,9 @@ mod tests {
         assert_eq!(quote("a b"), "\"a b\"");
         assert_eq!(quote(""), "\"\"");
         assert_eq!(quote("say \"hi\""), "\"say 'hi'\"");
-        assert_eq!(format_line("error", &[("message", "bad position".into())]), "error message=\"bad position\"");
+        assert_eq!(
+            format_line("error", &[("message", "bad position".into())]),
+            "error message=\"bad position\""
+        );
     }
 }

@@ -18,7 +18,9 @@ impl Output {
     }
 
     pub fn new(sink: Box<dyn Write + Send>) -> Self {
-        Output { sink: Arc::new(Mutex::new(sink)) }
+        Output {
+            sink: Arc::new(Mutex::new(sink)),
+        }
     }
 
     /// Write one line (a newline is added) and flush.

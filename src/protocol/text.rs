@@ -57,9 +57,16 @@ pub fn run() -> i32 {
         }
     };
     let interactive = std::io::stdin().is_terminal();
-    let mut tm = TextMode { engine, out, interactive };
+    let mut tm = TextMode {
+        engine,
+        out,
+        interactive,
+    };
     if interactive {
-        tm.out.line(&format!("Tiao {} — type 'help' for the commands.", env!("CARGO_PKG_VERSION")));
+        tm.out.line(&format!(
+            "Tiao {} — type 'help' for the commands.",
+            env!("CARGO_PKG_VERSION")
+        ));
         tm.show_board();
     }
     let stdin = std::io::stdin();
@@ -100,7 +107,9 @@ impl TextMode {
     /// Handle one line; false means quit.
     fn command(&mut self, line: &str) -> bool {
         let words: Vec<&str> = line.split_whitespace().collect();
-        let Some(&cmd) = words.first() else { return true };
+        let Some(&cmd) = words.first() else {
+            return true;
+        };
         let args = &words[1..];
         match cmd {
             "quit" | "exit" | "q" => return false,
@@ -113,7 +122,10 @@ impl TextMode {
             }
             "fen" => self.fen(line),
             "board" | "d" => self.show_board(),
-            "moves" => self.out.line(&format!("moves {}", self.engine.session.legal_moves(self.format()).join(" "))),
+            "moves" => self.out.line(&format!(
+                "moves {}",
+                self.engine.session.legal_moves(self.format()).join(" ")
+            )),
             "play" => self.play(args),
             "undo" => match self.engine.session.undo() {
                 Some(m) => {
@@ -124,7 +136,10 @@ impl TextMode {
                 }
                 None => self.error("no move to take back"),
             },
-            "history" => self.out.line(&format!("history {}", self.engine.session.history(self.format()).join(" "))),
+            "history" => self.out.line(&format!(
+                "history {}",
+                self.engine.session.history(self.format()).join(" ")
+            )),
             "go" => self.think(args, true),
             "analyze" | "analyse" => self.think(args, false),
             "eval" => self.eval(),
@@ -160,7 +175,9 @@ impl TextMode {
 
     fn variant(&mut self, args: &[&str]) {
         match args.first() {
-            None => self.out.line(&format!("variant {}", self.engine.session.variant())),
+            None => self
+                .out
+                .line(&format!("variant {}", self.engine.session.variant())),
             Some(name) => match name.parse::<Variant>() {
                 Ok(v) => {
                     self.engine.set_variant(v);
@@ -209,7 +226,9 @@ impl TextMode {
     fn report_game_end(&self) {
         if let Some(o) = self.engine.session.outcome() {
             let text = match o {
-                Outcome::Win(c) => format!("result {} wins ({} cannot move)", c.name(), (!c).name()),
+                Outcome::Win(c) => {
+                    format!("result {} wins ({} cannot move)", c.name(), (!c).name())
+                }
                 Outcome::Draw(reason) => format!("result draw ({reason})"),
             };
             self.out.line(&text);
@@ -222,8 +241,16 @@ impl TextMode {
         while let Some(&key) = it.next() {
             let value = it.next().ok_or_else(|| format!("'{key}' needs a value"))?;
             match key {
-                "depth" => limits.depth = Some(value.parse().map_err(|_| format!("bad depth '{value}'"))?),
-                "nodes" => limits.nodes = Some(value.parse().map_err(|_| format!("bad node count '{value}'"))?),
+                "depth" => {
+                    limits.depth = Some(value.parse().map_err(|_| format!("bad depth '{value}'"))?)
+                }
+                "nodes" => {
+                    limits.nodes = Some(
+                        value
+                            .parse()
+                            .map_err(|_| format!("bad node count '{value}'"))?,
+                    )
+                }
                 "time" | "movetime" => {
                     let s: f64 = value.parse().map_err(|_| format!("bad time '{value}'"))?;
                     if !(s.is_finite() && s > 0.0 && s < 1e7) {
@@ -254,8 +281,14 @@ impl TextMode {
         }
         let format = self.format();
         let out = self.out.clone();
-        let params = Params { limits, mode: Mode::Think, multipv: 1 };
-        let result = self.engine.search(&params, format, &|info| out.line(&info_line(info, false)));
+        let params = Params {
+            limits,
+            mode: Mode::Think,
+            multipv: 1,
+        };
+        let result = self
+            .engine
+            .search(&params, format, &|info| out.line(&info_line(info, false)));
         let Some(best) = result.best else {
             self.error("no move found");
             return;
@@ -274,13 +307,23 @@ impl TextMode {
     fn eval(&self) {
         let (score, terms) = self.engine.session.evaluate(&self.engine.eval);
         for t in terms {
-            self.out.line(&format!("term {:<14} {:>4} {:>7}", t.name, t.value, format_men(t.score)));
+            self.out.line(&format!(
+                "term {:<14} {:>4} {:>7}",
+                t.name,
+                t.value,
+                format_men(t.score)
+            ));
         }
-        self.out.line(&format!("eval {} (side to move)", format_men(score)));
+        self.out
+            .line(&format!("eval {} (side to move)", format_men(score)));
     }
 
     fn perft(&self, args: &[&str]) {
-        let Some(depth) = args.first().and_then(|d| d.parse::<u32>().ok()).filter(|d| *d <= 30) else {
+        let Some(depth) = args
+            .first()
+            .and_then(|d| d.parse::<u32>().ok())
+            .filter(|d| *d <= 30)
+        else {
             self.error("perft needs a depth from 0 to 30");
             return;
         };

@@ -96,8 +96,16 @@ impl Searcher {
         self.control.clone()
     }
 
-    /// Search `root` and return the best move. Blocks until the search ends;
-    /// `report` is called from a search thread after each iteration.
+    /// Arm the control for a new search of the given mode: clears a previous
+    /// `stop`. Front ends call this before handing the search to another
+    /// thread, so that a `stop` arriving right after `go` is never lost.
+    pub fn prepare(&self, mode: Mode) {
+        self.control.reset(mode);
+    }
+
+    /// Search `root` and return the best move (call [`Searcher::prepare`]
+    /// first). Blocks until the search ends; `report` is called from a search
+    /// thread after each iteration.
     pub fn search<G: Game, E: Evaluate<G>>(
         &mut self,
         root: &Root<G>,
@@ -123,7 +131,6 @@ impl Searcher {
             };
         }
 
-        self.control.reset(params.mode);
         self.tt.new_search();
         let shared = Shared {
             tt: self.tt.clone(),

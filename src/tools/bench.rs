@@ -1,0 +1,154 @@
+//! `tiao bench`: a fixed set of positions searched to a fixed depth on one
+//! thread. The total node count is a signature of the search: it changes
+//! only when search behaviour changes, so a change meant to be a pure speed-up
+//! must keep it. Nodes per second measure speed.
+
+use crate::board::Variant;
+use crate::engine::{Engine, Options};
+use crate::notation::MoveFormat;
+use crate::search::{Limits, Params};
+use std::time::{Duration, Instant};
+
+/// Depth searched per position by default.
+pub const DEFAULT_DEPTH: u32 = 10;
+
+/// The positions: (variant, FEN). Mostly international middle games and
+/// endgames from Tiao's self-play, plus a few of each other variant.
+pub const POSITIONS: &[(Variant, &str)] = &[
+    (Variant::International, "W:W31-50:B1-20"),
+    (
+        Variant::International,
+        "W:W25,27,28,30,32,33,34,35,37,38:B12,13,14,16,18,19,21,23,24,26",
+    ),
+    (
+        Variant::International,
+        "B:W28,30,32,33,35,36,37,39,40,42,43,45,46,47,48,49,50:B1,2,3,4,5,6,7,8,9,14,15,16,17,19,21,22,24",
+    ),
+    (
+        Variant::International,
+        "W:W32,34,36,37,39,42,43,45,46,47,48,49:B1,2,3,4,5,6,7,15,16,17,21,23",
+    ),
+    (
+        Variant::International,
+        "B:W19,32,33,36,37,40,43,46,47,48,49:B1,2,3,4,5,11,15,17,18,21,26",
+    ),
+    (
+        Variant::International,
+        "B:W18,19,24,32,37,38,47,49:B2,3,4,5,17,21,25,26,28,36",
+    ),
+    (Variant::International, "W:W24,28,47,49:B4,5,7,25,27,36,37"),
+    (Variant::International, "B:W18,19,29,47:B4,5,17,27,36,37,44"),
+    (Variant::International, "W:WK2,20:B4,5,K23,27,31,36"),
+    (
+        Variant::International,
+        "W:W26,27,32,33,34,35,37,39,40,41,42,43,44,45,46,47,48,49,50:B1,2,3,4,5,6,7,8,9,10,11,13,14,15,16,17,18,19,24",
+    ),
+    (
+        Variant::International,
+        "B:W32,35,36,37,38,40,42,43,44,45,46,47,48,49,50:B1,2,3,4,5,6,7,9,10,12,14,15,16,19,24",
+    ),
+    (
+        Variant::International,
+        "B:W26,27,32,33,34,35,36,45,46,47,49,50:B1,2,3,4,5,7,11,16,17,18,19,23,24",
+    ),
+    (
+        Variant::International,
+        "W:W6,27,43,45,46,47,50:B1,2,3,5,9,16,17,34",
+    ),
+    (
+        Variant::International,
+        "B:W6,19,34,43,46,47:B1,2,3,5,18,27,32",
+    ),
+    (Variant::International, "B:W6,K24,36,43:B1,2,32"),
+    (Variant::International, "W:W6,14,K24,36:B1,32,37"),
+    (
+        Variant::International,
+        "W:W30,31,32,33,35,36,37,39,40,41,42,43,44,45,46,47,48,49,50:B1,2,3,4,5,6,7,8,9,10,13,14,15,16,17,18,19,22,24",
+    ),
+    (
+        Variant::International,
+        "W:W32,34,35,38,42,44,45,46,47,48,49,50:B1,2,4,5,6,10,15,16,17,19",
+    ),
+    (
+        Variant::International,
+        "B:W25,27,32,33,34,37,45,46,47,48,49,50:B1,2,5,6,9,16,17,19,23,24",
+    ),
+    (
+        Variant::International,
+        "W:W14,26,27,32,40,46,47,48,49,50:B1,2,5,6,16,17,23,33,39",
+    ),
+    (
+        Variant::International,
+        "B:WK8,27,32,35,46,47,48,49,50:B1,10,16,18,29,33,39",
+    ),
+    (Variant::International, "B:W19,K22,40,46,49:B6,37,K47"),
+    (
+        Variant::Russian,
+        "B:W19,22,24,29,30,31,32:B1,2,4,6,11,12,14",
+    ),
+    (
+        Variant::Russian,
+        "W:W18,19,20,23,24,29,30:B4,9,10,11,12,14,17",
+    ),
+    (Variant::Brazilian, "B:W9,22,23,29:B3,4,28"),
+    (Variant::Brazilian, "W:WK6,19,21,22:B11,14,K27"),
+    (
+        Variant::Canadian,
+        "W:W40,43,45,47,48,49,50,52,53,54,55,56,57,58,59,60,61,62,63,64,65,66,67,68,69,70,71,72:B1,2,3,4,5,6,7,8,9,10,11,12,13,14,15,16,17,18,19,20,22,23,24,25,28,29,30,32",
+    ),
+    (
+        Variant::Canadian,
+        "W:W43,44,45,46,47,53,54,55,56,57,58,59,61,62,65,66,67,68,69,70,71,72:B1,2,3,4,5,6,7,8,9,10,11,12,14,16,17,18,19,20,26,27,28,30,32",
+    ),
+    (
+        Variant::Canadian,
+        "W:W39,40,43,44,47,54,55,56,58,59,62,65,66,67,68,69,70,71,72:B1,2,3,4,5,6,7,8,10,14,16,17,18,19,26,27,28,29,30,32",
+    ),
+];
+
+/// Totals of a bench run.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct BenchResult {
+    pub nodes: u64,
+    pub time: Duration,
+}
+
+/// Run the bench at `depth`, writing a line per position and a summary.
+pub fn run(depth: u32, line: &dyn Fn(&str)) -> Result<BenchResult, String> {
+    let mut engine = Engine::new(Options {
+        threads: 1,
+        hash_mib: 64,
+        ..Options::default()
+    })?;
+    let mut nodes = 0;
+    let mut time = Duration::ZERO;
+    for (i, (variant, fen)) in POSITIONS.iter().enumerate() {
+        engine.set_variant(*variant);
+        engine.new_game();
+        engine
+            .session
+            .set_fen(fen)
+            .map_err(|e| format!("bench position {}: {e}", i + 1))?;
+        let start = Instant::now();
+        let params = Params::think(Limits::depth(depth));
+        let out = engine.search(&params, MoveFormat::Hub, &|_| {});
+        let spent = start.elapsed();
+        nodes += out.nodes;
+        time += spent;
+        line(&format!(
+            "position {:>2} {:<13} nodes {:>10} time {:>7.3} best {}",
+            i + 1,
+            variant.name(),
+            out.nodes,
+            spent.as_secs_f64(),
+            out.best.as_deref().unwrap_or("-")
+        ));
+    }
+    let nps = nodes as f64 / time.as_secs_f64().max(1e-9);
+    line(&format!(
+        "bench nodes {nodes} time {:.3} nps {:.0}",
+        time.as_secs_f64(),
+        nps
+    ));
+    Ok(BenchResult { nodes, time })
+}
