@@ -1,0 +1,65 @@
+# Tiao — build, run and test. Two commands get a fresh machine going:
+#   make run    build in release mode and start the text mode
+#   make test   the whole test suite (formatting, lints, Rust and Python tests)
+
+CARGO  ?= cargo
+PYTHON ?= python3
+TIAO   := target/release/tiao
+VENV   := .venv
+PYDRAUGHTS := pydraughts==0.6.7
+
+.PHONY: all build run test lint unit pytest bench perft-deep match egdb clean
+
+all: build
+
+build:
+	$(CARGO) build --release
+
+run: build
+	./$(TIAO)
+
+# The suite CI runs: keep it under 20 minutes on 2 cores.
+test: lint unit pytest
+
+lint:
+	$(CARGO) fmt --all -- --check
+	$(CARGO) clippy --all-targets -- -D warnings
+
+unit: build
+	$(CARGO) test
+
+# A real Hub client (pydraughts) drives `tiao hub` through complete games.
+$(VENV)/.ready:
+	$(PYTHON) -m venv $(VENV)
+	$(VENV)/bin/pip install --quiet $(PYDRAUGHTS)
+	touch $@
+
+pytest: build $(VENV)/.ready
+	$(VENV)/bin/python tests/python/hub_client.py ./$(TIAO)
+
+# Speed figures for docs/benchmarks.md (not part of `make test`).
+bench: build
+	@echo "== perft, bulk-counted (last ply from the move-list length)"
+	./$(TIAO) perft --only 9
+	./$(TIAO) perft --only 10
+	./$(TIAO) perft --only --fen "W:W25,27,28,30,32,33,34,35,37,38:B12,13,14,16,18,19,21,23,24,26" 12
+	./$(TIAO) perft --only --variant russian 11
+	./$(TIAO) perft --only --variant canadian 8
+	@echo "== perft, every leaf move made"
+	./$(TIAO) perft --only --make-all 9
+	./$(TIAO) perft --only --make-all 10
+	./$(TIAO) perft --only --make-all --fen "W:W25,27,28,30,32,33,34,35,37,38:B12,13,14,16,18,19,21,23,24,26" 12
+	./$(TIAO) perft --only --make-all --variant russian 11
+	./$(TIAO) perft --only --make-all --variant canadian 8
+	@echo "== perft with 2 threads"
+	./$(TIAO) perft --only --threads 2 10
+	@echo "== search bench (one thread, fixed depth)"
+	./$(TIAO) bench
+
+# The deepest perft values of perft.md (minutes).
+perft-deep:
+	$(CARGO) test --release --test perft -- --ignored --nocapture
+
+clean:
+	$(CARGO) clean
+	rm -rf $(VENV)
