@@ -2,8 +2,8 @@
 //! and the tools (perft, bench, ...) as subcommands.
 
 use clap::{Parser, Subcommand};
-use tiao::protocol::{hub, text};
-use tiao::tools::{bench, perft};
+use tiao::protocol::{dxp, hub, text};
+use tiao::tools::{bench, match_runner, perft};
 
 #[derive(Parser, Debug)]
 #[command(name = "tiao", version, about = "Tiao (跳): a draughts engine", long_about = None)]
@@ -24,6 +24,12 @@ enum Command {
         #[arg(long, default_value_t = bench::DEFAULT_DEPTH)]
         depth: u32,
     },
+    /// Play engine-vs-engine games over TCP (DamExchange protocol).
+    Dxp(dxp::DxpArgs),
+    /// Play a match between Hub engines, with Elo and SPRT.
+    Match(match_runner::MatchArgs),
+    /// Generate balanced opening ballots.
+    Openings(match_runner::OpeningsArgs),
     /// Text mode (the default).
     Text,
 }

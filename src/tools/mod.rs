@@ -2,4 +2,5 @@
 //! modules, the match runner and the data and book builders).
 
 pub mod bench;
+pub mod match_runner;
 pub mod perft;
