@@ -47,6 +47,9 @@ fn main() {
         Some(Command::Bench { depth }) => {
             report(bench::run(depth, &|l| println!("{l}")).map(|_| ()))
         }
+        Some(Command::Dxp(args)) => report(dxp::run(&args)),
+        Some(Command::Match(args)) => report(match_runner::run(&args)),
+        Some(Command::Openings(args)) => report(match_runner::run_openings(&args)),
     };
     std::process::exit(code);
 }
