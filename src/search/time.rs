@@ -77,11 +77,11 @@ pub fn allocate(limits: &Limits) -> Deadlines {
     }
     let mut d = Deadlines::default();
     if let Some(t) = limits.move_time {
-        // A fixed time per move: use it all, minus a little for the reply.
+        // A fixed time per move: use it all, minus a little for the reply
+        // (no soft deadline: there is nothing to save time for).
         let t = t
             .saturating_sub(Duration::from_millis(5))
             .max(Duration::from_millis(1));
-        d.soft = Some(t);
         d.hard = Some(t);
     }
     if let Some(left) = limits.time {
@@ -102,7 +102,7 @@ pub fn allocate(limits: &Limits) -> Deadlines {
         };
         let soft = share.min(cap);
         let hard = (soft * 4).min(cap).max(soft);
-        d.soft = Some(d.soft.map_or(soft, |s| s.min(soft)));
+        d.soft = Some(soft);
         d.hard = Some(d.hard.map_or(hard, |h| h.min(hard)));
     }
     d
@@ -119,7 +119,7 @@ mod tests {
     #[test]
     fn move_time_is_used_almost_entirely() {
         let d = allocate(&Limits::move_time(ms(1000)));
-        assert_eq!(d.soft, Some(ms(995)));
+        assert_eq!(d.soft, None);
         assert_eq!(d.hard, Some(ms(995)));
     }
 

@@ -265,6 +265,17 @@ impl<'a, G: Game, E: Evaluate<G>> Worker<'a, G, E> {
             if self.aborted {
                 break;
             }
+            // A later move that beats the best so far is proven better: if the
+            // iteration is cut short, it is still the move to play.
+            if i > pv_index && score > alpha && pv_index == 0 {
+                let mut pv = vec![mv];
+                pv.extend_from_slice(&self.pv[1]);
+                self.completed = Some(Completed {
+                    depth: depth as u32,
+                    score,
+                    pv,
+                });
+            }
             let rm = &mut self.root_moves[i];
             if i == pv_index || score > alpha {
                 rm.score = score;
