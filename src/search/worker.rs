@@ -67,6 +67,27 @@ pub(super) struct Worker<'a, G: Game, E: Evaluate<G>> {
     pub completed: Option<Completed<G::Move>>,
 }
 
+/// Ordering keys of a move list, parallel to it.
+type ScoreList = arrayvec::ArrayVec<i32, 1024>;
+
+/// Bring the best-scored of `moves[i..]` to position `i` (first of equals wins).
+#[inline]
+fn pick_next<M>(moves: &mut [M], scores: &mut ScoreList, i: usize) {
+    if i >= scores.len() {
+        return;
+    }
+    let mut best = i;
+    for j in i + 1..scores.len() {
+        if scores[j] > scores[best] {
+            best = j;
+        }
+    }
+    if best != i {
+        moves.swap(i, best);
+        scores.swap(i, best);
+    }
+}
+
 /// Late-move reduction for a quiet move: grows with depth and move number.
 fn reduction(depth: i32, index: usize) -> i32 {
     let r = (f64::from(depth).ln() * (index as f64).ln() / 2.2) as i32;
@@ -372,11 +393,20 @@ impl<'a, G: Game, E: Evaluate<G>> Worker<'a, G, E> {
         *h += bonus - *h * bonus.abs() / HISTORY_MAX;
     }
 
-    /// Order moves in place: the table move, then tactical moves, killers and history.
-    fn order(&self, pos: &G, moves: &mut [G::Move], tt_move: u32, ply: usize) {
+    /// Ordering keys of the moves: the table move, then tactical moves,
+    /// killers and history. The moves are then picked best-first
+    /// (`pick_next`), so a cutoff early in the list saves the sorting of the rest.
+    fn score_moves(
+        &self,
+        pos: &G,
+        moves: &[G::Move],
+        tt_move: u32,
+        ply: usize,
+        scores: &mut ScoreList,
+    ) {
         let killers = self.killers[ply];
-        let mut keyed: arrayvec::ArrayVec<(i32, usize), 512> = arrayvec::ArrayVec::new();
-        for (i, mv) in moves.iter().enumerate() {
+        scores.clear();
+        for mv in moves {
             let key = G::move_key(mv);
             let score = if key == tt_move && tt_move != 0 {
                 i32::MAX
@@ -389,15 +419,10 @@ impl<'a, G: Game, E: Evaluate<G>> Worker<'a, G, E> {
             } else {
                 self.history[self.history_index(pos, key)]
             };
-            if keyed.try_push((score, i)).is_err() {
-                return;
+            // Lists longer than the score list are searched unordered at the end.
+            if scores.try_push(score).is_err() {
+                break;
             }
-        }
-        // Stable sort keeps generation order among equals: deterministic.
-        keyed.sort_by_key(|k| std::cmp::Reverse(k.0));
-        let original: arrayvec::ArrayVec<G::Move, 512> = moves.iter().copied().collect();
-        for (slot, &(_, i)) in moves.iter_mut().zip(keyed.iter()) {
-            *slot = original[i];
         }
     }
 
@@ -490,14 +515,17 @@ impl<'a, G: Game, E: Evaluate<G>> Worker<'a, G, E> {
             }
         }
 
-        self.order(pos, list.as_mut_slice(), tt_move, ply);
+        let mut scores = ScoreList::new();
+        self.score_moves(pos, list.as_slice(), tt_move, ply, &mut scores);
         self.path.push(key);
         let alpha_orig = alpha;
         let mut best = -INFINITE;
         let mut best_key = 0;
         let mut quiets_tried: arrayvec::ArrayVec<usize, 64> = arrayvec::ArrayVec::new();
-        let moves = list.as_slice();
-        for (i, mv) in moves.iter().enumerate() {
+        let n = list.len();
+        for i in 0..n {
+            pick_next(list.as_mut_slice(), &mut scores, i);
+            let mv = &list.as_slice()[i];
             let child = pos.play(mv);
             let cc = pos.next_counters(counters, mv, &child);
             let tactical = pos.is_tactical(mv);
