@@ -120,10 +120,15 @@ impl Searcher {
         // Nothing to think about: no move, or a single move to play now.
         if moves.is_empty() || (moves.len() == 1 && params.mode == Mode::Think) {
             let ponder = moves.first().and_then(|mv| self.expected_reply(root, mv));
+            let score = if moves.is_empty() {
+                super::score::verdict_score(root.position.no_move_verdict(), 0)
+            } else {
+                0
+            };
             return Outcome {
                 best: moves.first().copied(),
                 ponder,
-                score: 0,
+                score,
                 depth: 0,
                 nodes: 0,
                 time: start.elapsed(),

@@ -1,0 +1,252 @@
+//! The search plays by the rules: it returns only legal moves, in random
+//! positions of every variant; self-play games end by the rules; a
+//! one-thread fixed-depth search is deterministic; decisive scores count the
+//! distance to the end.
+
+use tiao::board::{
+    Brazilian, Canadian, Colour, Game, International, Outcome, Position, Rules, Russian,
+};
+use tiao::eval::Evaluator;
+use tiao::movegen::{MoveList, generate};
+use tiao::notation::read_fen;
+use tiao::search::score::{WIN, is_decisive, plies_to_end};
+use tiao::search::{Limits, Mode, Params, Root, Searcher};
+
+struct Rng(u64);
+
+impl Rng {
+    fn next(&mut self) -> u64 {
+        self.0 ^= self.0 << 13;
+        self.0 ^= self.0 >> 7;
+        self.0 ^= self.0 << 17;
+        self.0
+    }
+    fn below(&mut self, n: usize) -> usize {
+        (self.next() % n as u64) as usize
+    }
+}
+
+fn search<R: Rules>(
+    s: &mut Searcher,
+    game: &Game<R>,
+    limits: Limits,
+) -> tiao::search::Outcome<tiao::board::Move<tiao::board::Word<R>>> {
+    let root = Root {
+        position: *game.position(),
+        counters: game.counters(),
+        history: game.reversible_hashes(),
+    };
+    s.prepare(Mode::Think);
+    s.search(
+        &root,
+        &Evaluator::default(),
+        &Params::think(limits),
+        &|_| {},
+    )
+}
+
+/// 1000 random positions (random play-outs from the start): the search's move is legal.
+fn only_legal_moves<R: Rules>(seed: u64) {
+    let mut rng = Rng(seed);
+    let mut s = Searcher::new(1, 4).expect("searcher");
+    let mut checked = 0;
+    while checked < 1000 {
+        let mut game = Game::new(Position::<R>::start());
+        let plies = rng.below(120);
+        for _ in 0..plies {
+            let mut list = MoveList::<R>::new();
+            generate(game.position(), &mut list);
+            if list.is_empty() {
+                break;
+            }
+            game.play(list[rng.below(list.len())]);
+        }
+        let mut list = MoveList::<R>::new();
+        generate(game.position(), &mut list);
+        let out = search(&mut s, &game, Limits::nodes(200 + rng.below(800) as u64));
+        match out.best {
+            Some(mv) => assert!(
+                list.contains(&mv),
+                "illegal move {mv:?} in {:?}",
+                game.position()
+            ),
+            None => assert!(
+                list.is_empty(),
+                "no move although moves exist in {:?}",
+                game.position()
+            ),
+        }
+        checked += 1;
+    }
+}
+
+#[test]
+fn international_search_plays_only_legal_moves() {
+    only_legal_moves::<International>(11);
+}
+
+#[test]
+fn brazilian_search_plays_only_legal_moves() {
+    only_legal_moves::<Brazilian>(12);
+}
+
+#[test]
+fn russian_search_plays_only_legal_moves() {
+    only_legal_moves::<Russian>(13);
+}
+
+#[test]
+fn canadian_search_plays_only_legal_moves() {
+    only_legal_moves::<Canadian>(14);
+}
+
+/// Self-play at a fast node limit: every game ends by the rules.
+fn self_play_ends_by_the_rules<R: Rules>(seed: u64, games: usize) {
+    let mut rng = Rng(seed);
+    let mut s = Searcher::new(1, 8).expect("searcher");
+    for g in 0..games {
+        let mut game = Game::new(Position::<R>::start());
+        let mut plies = 0;
+        let outcome = loop {
+            if let Some(o) = game.outcome() {
+                break o;
+            }
+            assert!(
+                plies < 600,
+                "game {g} of {:?} did not end in 600 plies",
+                R::VARIANT
+            );
+            let mut list = MoveList::<R>::new();
+            generate(game.position(), &mut list);
+            let mv = if plies < 4 {
+                list[rng.below(list.len())]
+            } else {
+                let best = search(&mut s, &game, Limits::nodes(3000))
+                    .best
+                    .expect("a move");
+                assert!(list.contains(&best));
+                best
+            };
+            game.play(mv);
+            plies += 1;
+        };
+        if let Outcome::Win(c) = outcome {
+            assert_eq!(c, !game.position().side(), "the side to move is the loser");
+        }
+    }
+}
+
+#[test]
+fn international_self_play_ends_by_the_rules() {
+    self_play_ends_by_the_rules::<International>(21, 3);
+}
+
+#[test]
+fn brazilian_self_play_ends_by_the_rules() {
+    self_play_ends_by_the_rules::<Brazilian>(22, 3);
+}
+
+#[test]
+fn russian_self_play_ends_by_the_rules() {
+    self_play_ends_by_the_rules::<Russian>(23, 3);
+}
+
+#[test]
+fn canadian_self_play_ends_by_the_rules() {
+    self_play_ends_by_the_rules::<Canadian>(24, 2);
+}
+
+#[test]
+fn one_thread_fixed_depth_search_is_deterministic() {
+    let game = Game::new(Position::<International>::start());
+    let run = || {
+        let mut s = Searcher::new(1, 16).expect("searcher");
+        let out = search(&mut s, &game, Limits::depth(9));
+        (out.best, out.score, out.nodes, out.pv)
+    };
+    assert_eq!(run(), run());
+}
+
+#[test]
+fn a_won_ending_is_scored_as_a_win_with_its_distance() {
+    // White king against a lone black man about to be caught: a forced win.
+    let pos = read_fen::<International>("W:WK46,K50:B45").expect("fen");
+    let game = Game::new(pos);
+    let mut s = Searcher::new(1, 16).expect("searcher");
+    let out = search(&mut s, &game, Limits::depth(12));
+    assert!(
+        out.score > 0 && is_decisive(out.score),
+        "score {}",
+        out.score
+    );
+    let plies = plies_to_end(out.score).expect("a search win");
+    assert!(plies <= 12 && plies % 2 == 1, "win in {plies} plies");
+    assert!(out.score <= WIN);
+}
+
+#[test]
+fn a_lost_position_prefers_the_longest_defence() {
+    // Black to move, one man against two kings: lost, but not at once.
+    let pos = read_fen::<International>("B:WK46,K50:B35").expect("fen");
+    let game = Game::new(pos);
+    let mut s = Searcher::new(1, 16).expect("searcher");
+    // Analysis searches even a single legal move (thinking would just play it).
+    let root = Root {
+        position: *game.position(),
+        counters: game.counters(),
+        history: Vec::new(),
+    };
+    s.prepare(Mode::Analyze);
+    let params = Params {
+        limits: Limits::depth(14),
+        mode: Mode::Analyze,
+        multipv: 1,
+    };
+    let out = s.search(&root, &Evaluator::default(), &params, &|_| {});
+    assert!(
+        out.score < 0 && is_decisive(out.score),
+        "score {}",
+        out.score
+    );
+    let plies = plies_to_end(out.score).expect("a search loss");
+    assert!(plies >= 2 && plies % 2 == 0, "loss in {plies} plies");
+    assert_eq!(game.position().side(), Colour::Black);
+    // With no legal move at all the loss is immediate.
+    let stuck = Game::new(read_fen::<International>("B:WK46,K50:B45").expect("fen"));
+    let out = search(&mut s, &stuck, Limits::depth(4));
+    assert_eq!(out.best, None);
+    assert_eq!(plies_to_end(out.score), Some(0));
+}
+
+#[test]
+fn two_threads_search_and_agree_on_a_forced_capture() {
+    // After 32-28 19-23 White must capture 28x19; any thread count finds only that.
+    let mut game = Game::new(Position::<International>::start());
+    for text in ["32-28", "19-23"] {
+        let mv = tiao::notation::read_move(game.position(), text).expect("move");
+        game.play(mv);
+    }
+    let mut s = Searcher::new(2, 16).expect("searcher");
+    let root = Root {
+        position: *game.position(),
+        counters: game.counters(),
+        history: game.reversible_hashes(),
+    };
+    s.prepare(Mode::Analyze);
+    let out = s.search(
+        &root,
+        &Evaluator::default(),
+        &Params {
+            limits: Limits::depth(8),
+            mode: Mode::Analyze,
+            multipv: 1,
+        },
+        &|_| {},
+    );
+    let best = out.best.expect("move");
+    assert_eq!(
+        tiao::notation::write_hub_move::<International>(&best),
+        "28x19x23"
+    );
+    assert!(out.depth >= 8);
+}
