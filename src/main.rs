@@ -23,6 +23,15 @@ enum Command {
         /// Depth per position.
         #[arg(long, default_value_t = bench::DEFAULT_DEPTH)]
         depth: u32,
+        /// Search threads.
+        #[arg(long, default_value_t = 1)]
+        threads: usize,
+        /// Transposition table size in MiB.
+        #[arg(long, default_value_t = 64)]
+        hash: usize,
+        /// Instead of searching, measure the cost of a table probe.
+        #[arg(long)]
+        tt_probe: bool,
     },
     /// Play engine-vs-engine games over TCP (DamExchange protocol).
     Dxp(dxp::DxpArgs),
@@ -44,8 +53,24 @@ fn main() {
         None | Some(Command::Text) => text::run(),
         Some(Command::Hub) => hub::run(),
         Some(Command::Perft(args)) => report(perft::run(&args)),
-        Some(Command::Bench { depth }) => {
-            report(bench::run(depth, &|l| println!("{l}")).map(|_| ()))
+        Some(Command::Bench {
+            depth,
+            threads,
+            hash,
+            tt_probe,
+        }) => {
+            if tt_probe {
+                let ns = bench::tt_probe_cost(hash.clamp(1, 1 << 16));
+                println!("tt-probe hash {hash} MiB: {ns:.1} ns per probe");
+                0
+            } else {
+                let opts = bench::BenchOptions {
+                    depth,
+                    threads: threads.clamp(1, 256),
+                    hash_mib: hash.clamp(1, 1 << 16),
+                };
+                report(bench::run_with(opts, &|l| println!("{l}")).map(|_| ()))
+            }
         }
         Some(Command::Dxp(args)) => report(dxp::run(&args)),
         Some(Command::Match(args)) => report(match_runner::run(&args)),

@@ -180,7 +180,10 @@ fn a_won_ending_is_scored_as_a_win_with_its_distance() {
         out.score
     );
     let plies = plies_to_end(out.score).expect("a search win");
-    assert!(plies <= 12 && !plies.is_multiple_of(2), "win in {plies} plies");
+    assert!(
+        plies <= 12 && !plies.is_multiple_of(2),
+        "win in {plies} plies"
+    );
     assert!(out.score <= WIN);
 }
 
@@ -209,7 +212,10 @@ fn a_lost_position_prefers_the_longest_defence() {
         out.score
     );
     let plies = plies_to_end(out.score).expect("a search loss");
-    assert!(plies >= 2 && plies.is_multiple_of(2), "loss in {plies} plies");
+    assert!(
+        plies >= 2 && plies.is_multiple_of(2),
+        "loss in {plies} plies"
+    );
     assert_eq!(game.position().side(), Colour::Black);
     // With no legal move at all the loss is immediate.
     let stuck = Game::new(read_fen::<International>("B:WK46,K50:B45").expect("fen"));

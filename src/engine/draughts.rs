@@ -191,6 +191,7 @@ impl<R: Rules> Session for DraughtsSession<R> {
         });
         let pv = Self::line(&pos, &out.pv, format);
         Outcome {
+            stats: out.stats,
             best: pv.first().cloned(),
             ponder: pv.get(1).cloned(),
             score: out.score,

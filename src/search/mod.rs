@@ -106,9 +106,31 @@ impl<M> Info<M> {
     }
 }
 
+/// Counters of a search, for tuning and benchmarks.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Stats {
+    /// Transposition-table probes in the main search (not quiescence).
+    pub tt_probes: u64,
+    /// Probes that found the position.
+    pub tt_hits: u64,
+}
+
+impl Stats {
+    /// Fraction of probes that hit.
+    pub fn tt_hit_rate(&self) -> f64 {
+        if self.tt_probes == 0 {
+            0.0
+        } else {
+            self.tt_hits as f64 / self.tt_probes as f64
+        }
+    }
+}
+
 /// The answer of a search.
 #[derive(Clone, Debug)]
 pub struct Outcome<M> {
+    /// Table statistics over all threads.
+    pub stats: Stats,
     /// The move to play; `None` when the root has no legal move.
     pub best: Option<M>,
     /// The expected reply, if known.

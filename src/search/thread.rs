@@ -23,6 +23,8 @@ pub(super) struct Shared {
     pub tt: Arc<TranspositionTable>,
     pub control: Arc<Control>,
     pub nodes: AtomicU64,
+    pub tt_probes: AtomicU64,
+    pub tt_hits: AtomicU64,
     pub clock: Clock,
     pub params: Params,
 }
@@ -126,6 +128,7 @@ impl Searcher {
                 0
             };
             return Outcome {
+                stats: super::Stats::default(),
                 best: moves.first().copied(),
                 ponder,
                 score,
@@ -141,6 +144,8 @@ impl Searcher {
             tt: self.tt.clone(),
             control: self.control.clone(),
             nodes: AtomicU64::new(0),
+            tt_probes: AtomicU64::new(0),
+            tt_hits: AtomicU64::new(0),
             clock: Clock {
                 start,
                 deadlines: allocate(&params.limits),
@@ -175,8 +180,13 @@ impl Searcher {
             .max_by(|(ia, a), (ib, b)| a.depth.cmp(&b.depth).then(ib.cmp(ia)))
             .map(|(_, c)| c);
         let nodes = shared.nodes.load(Ordering::Relaxed);
+        let stats = super::Stats {
+            tt_probes: shared.tt_probes.load(Ordering::Relaxed),
+            tt_hits: shared.tt_hits.load(Ordering::Relaxed),
+        };
         match best {
             Some(c) => Outcome {
+                stats,
                 best: c.pv.first().copied(),
                 ponder: c.pv.get(1).copied(),
                 score: c.score,
@@ -187,6 +197,7 @@ impl Searcher {
             },
             // Stopped before the first iteration completed: any legal move.
             None => Outcome {
+                stats,
                 best: moves.first().copied(),
                 ponder: None,
                 score: 0,

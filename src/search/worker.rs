@@ -53,6 +53,9 @@ pub(super) struct Worker<'a, G: Game, E: Evaluate<G>> {
     /// Nodes searched by this worker.
     pub nodes: u64,
     unflushed: u64,
+    /// Transposition-table probes and hits (for the statistics).
+    tt_probes: u64,
+    tt_hits: u64,
     /// Hashes of the game history and of the search path above the current node.
     path: Vec<u64>,
     killers: Vec<[u32; 2]>,
@@ -114,6 +117,8 @@ impl<'a, G: Game, E: Evaluate<G>> Worker<'a, G, E> {
             root,
             nodes: 0,
             unflushed: 0,
+            tt_probes: 0,
+            tt_hits: 0,
             path: Vec::with_capacity(root.history.len() + MAX_PLY + 2),
             killers: vec![[0; 2]; MAX_PLY + 2],
             history: vec![0; 2 * HISTORY_SIZE],
@@ -181,8 +186,8 @@ impl<'a, G: Game, E: Evaluate<G>> Worker<'a, G, E> {
                 break;
             }
         }
+        self.flush();
         if self.id == 0 {
-            self.flush();
             // Analysis and pondering never answer before they are told to.
             while self.sh.params.mode != Mode::Think
                 && !self.sh.control.is_stopped()
@@ -332,6 +337,12 @@ impl<'a, G: Game, E: Evaluate<G>> Worker<'a, G, E> {
     fn flush(&mut self) {
         self.sh.nodes.fetch_add(self.unflushed, Ordering::Relaxed);
         self.unflushed = 0;
+        self.sh
+            .tt_probes
+            .fetch_add(std::mem::take(&mut self.tt_probes), Ordering::Relaxed);
+        self.sh
+            .tt_hits
+            .fetch_add(std::mem::take(&mut self.tt_hits), Ordering::Relaxed);
     }
 
     /// Publish the node count and look at the stop conditions.
@@ -463,7 +474,9 @@ impl<'a, G: Game, E: Evaluate<G>> Worker<'a, G, E> {
         }
 
         let mut tt_move = 0;
+        self.tt_probes += 1;
         if let Some(hit) = self.sh.tt.probe(key) {
+            self.tt_hits += 1;
             tt_move = hit.mv;
             if !pv_node && hit.depth >= depth {
                 let s = from_tt(hit.score, ply);

@@ -107,20 +107,51 @@ pub const POSITIONS: &[(Variant, &str)] = &[
 ];
 
 /// Totals of a bench run.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, PartialEq)]
 pub struct BenchResult {
     pub nodes: u64,
     pub time: Duration,
+    /// Fraction of main-search table probes that hit.
+    pub tt_hit_rate: f64,
+}
+
+/// What to run.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct BenchOptions {
+    pub depth: u32,
+    pub threads: usize,
+    pub hash_mib: usize,
+}
+
+impl Default for BenchOptions {
+    fn default() -> Self {
+        BenchOptions {
+            depth: DEFAULT_DEPTH,
+            threads: 1,
+            hash_mib: 64,
+        }
+    }
 }
 
 /// Run the bench at `depth`, writing a line per position and a summary.
 pub fn run(depth: u32, line: &dyn Fn(&str)) -> Result<BenchResult, String> {
+    run_with(
+        BenchOptions {
+            depth,
+            ..BenchOptions::default()
+        },
+        line,
+    )
+}
+
+/// Run the bench with the given options.
+pub fn run_with(opts: BenchOptions, line: &dyn Fn(&str)) -> Result<BenchResult, String> {
     let mut engine = Engine::new(Options {
-        threads: 1,
-        hash_mib: 64,
+        threads: opts.threads,
+        hash_mib: opts.hash_mib,
         ..Options::default()
     })?;
-    let mut nodes = 0;
+    let (mut nodes, mut probes, mut hits) = (0, 0, 0);
     let mut time = Duration::ZERO;
     for (i, (variant, fen)) in POSITIONS.iter().enumerate() {
         engine.set_variant(*variant);
@@ -130,10 +161,12 @@ pub fn run(depth: u32, line: &dyn Fn(&str)) -> Result<BenchResult, String> {
             .set_fen(fen)
             .map_err(|e| format!("bench position {}: {e}", i + 1))?;
         let start = Instant::now();
-        let params = Params::think(Limits::depth(depth));
+        let params = Params::think(Limits::depth(opts.depth));
         let out = engine.search(&params, MoveFormat::Hub, &|_| {});
         let spent = start.elapsed();
         nodes += out.nodes;
+        probes += out.stats.tt_probes;
+        hits += out.stats.tt_hits;
         time += spent;
         line(&format!(
             "position {:>2} {:<13} nodes {:>10} time {:>7.3} best {}",
@@ -145,10 +178,59 @@ pub fn run(depth: u32, line: &dyn Fn(&str)) -> Result<BenchResult, String> {
         ));
     }
     let nps = nodes as f64 / time.as_secs_f64().max(1e-9);
+    let tt_hit_rate = if probes == 0 {
+        0.0
+    } else {
+        hits as f64 / probes as f64
+    };
     line(&format!(
-        "bench nodes {nodes} time {:.3} nps {:.0}",
+        "bench nodes {nodes} time {:.3} nps {:.0} tt-hit-rate {:.3}",
         time.as_secs_f64(),
-        nps
+        nps,
+        tt_hit_rate
     ));
-    Ok(BenchResult { nodes, time })
+    Ok(BenchResult {
+        nodes,
+        time,
+        tt_hit_rate,
+    })
+}
+
+/// Average cost of a transposition-table probe, in nanoseconds, on a table
+/// of `mib` MiB filled with entries, probing random keys (half present).
+pub fn tt_probe_cost(mib: usize) -> f64 {
+    use crate::search::tt::{Bound, TranspositionTable};
+    let tt = TranspositionTable::with_mib(mib);
+    let mut x: u64 = 0x9E37_79B9_7F4A_7C15;
+    let mut next = move || {
+        x ^= x << 13;
+        x ^= x >> 7;
+        x ^= x << 17;
+        x
+    };
+    let entries = tt.entries() as u64;
+    let mut stored = Vec::with_capacity(entries as usize / 2);
+    for _ in 0..entries / 2 {
+        let k = next();
+        tt.store(k, 1, 0, 1, Bound::Exact);
+        stored.push(k);
+    }
+    let probes = 4_000_000u64;
+    let keys: Vec<u64> = (0..probes)
+        .map(|i| {
+            if i % 2 == 0 {
+                stored[(next() % stored.len() as u64) as usize]
+            } else {
+                next()
+            }
+        })
+        .collect();
+    let start = Instant::now();
+    let mut found = 0u64;
+    for k in &keys {
+        found += u64::from(tt.probe(*k).is_some());
+    }
+    let ns = start.elapsed().as_nanos() as f64 / probes as f64;
+    std::hint::black_box(found);
+    ns
 }
