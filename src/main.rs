@@ -3,7 +3,7 @@
 
 use clap::{Parser, Subcommand};
 use tiao::protocol::{dxp, hub, text};
-use tiao::tools::{bench, match_runner, perft};
+use tiao::tools::{bench, match_runner, perft, tactics};
 
 #[derive(Parser, Debug)]
 #[command(name = "tiao", version, about = "Tiao (跳): a draughts engine", long_about = None)]
@@ -39,6 +39,9 @@ enum Command {
     Match(match_runner::MatchArgs),
     /// Generate balanced opening ballots.
     Openings(match_runner::OpeningsArgs),
+    /// The tactics suite: find forced shots, or check how many the search solves.
+    #[command(subcommand)]
+    Tactics(tactics::TacticsCommand),
     /// Text mode (the default).
     Text,
 }
@@ -72,6 +75,7 @@ fn main() {
                 report(bench::run_with(opts, &|l| println!("{l}")).map(|_| ()))
             }
         }
+        Some(Command::Tactics(cmd)) => report(tactics::run(&cmd)),
         Some(Command::Dxp(args)) => report(dxp::run(&args)),
         Some(Command::Match(args)) => report(match_runner::run(&args)),
         Some(Command::Openings(args)) => report(match_runner::run_openings(&args)),

@@ -4,3 +4,4 @@
 pub mod bench;
 pub mod match_runner;
 pub mod perft;
+pub mod tactics;

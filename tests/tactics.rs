@@ -1,0 +1,35 @@
+//! The tactics suite: every forced shot of `tests/data/tactics-international.txt`
+//! (compiled by `tiao tactics find`) is found by a one-thread search at a
+//! fixed depth, shallower than the depth that confirmed it.
+
+use tiao::board::International;
+use tiao::notation::read_fen;
+use tiao::search::Searcher;
+use tiao::tools::tactics::{best_move, parse_suite};
+
+const SUITE: &str = include_str!("data/tactics-international.txt");
+const DEPTH: u32 = 10;
+
+#[test]
+fn every_shot_of_the_suite_is_found_at_depth_10() {
+    let suite = parse_suite(SUITE).expect("suite parses");
+    assert!(suite.len() >= 25, "suite has {} shots", suite.len());
+    let mut s = Searcher::new(1, 16).expect("searcher");
+    let mut missed = Vec::new();
+    for shot in &suite {
+        let pos = read_fen::<International>(&shot.fen).expect("fen");
+        let got = best_move(&mut s, &pos, DEPTH).unwrap_or_default();
+        if got != shot.mv {
+            missed.push(format!("{} : expected {} got {got}", shot.fen, shot.mv));
+        }
+    }
+    assert!(missed.is_empty(), "missed shots:\n{}", missed.join("\n"));
+}
+
+#[test]
+fn a_malformed_suite_is_an_error() {
+    assert!(parse_suite("W:W31 ; 31-26").is_ok());
+    assert!(parse_suite("W:W31").is_err());
+    assert!(parse_suite("W:W99 ; 1-2").is_err());
+    assert!(parse_suite("W:W31 ; 31-20").is_err());
+}
