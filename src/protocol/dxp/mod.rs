@@ -1,10 +1,41 @@
-//! DXP (DamExchange): engine-vs-engine games over TCP.
+//! DXP (DamExchange, protocols.md §3): engine-vs-engine games of
+//! international draughts over TCP, `tiao dxp`. See `docs/dxp.md`.
+//!
+//! Layers, from the wire up: `message` (the message types, written
+//! strictly, read leniently), `codec` (NUL framing with a bounded buffer
+//! and deadlines), `connection` (one task per connection: the follower and
+//! initiator roles), `play` (one game: turns, `E`, take-backs), with
+//! `game` (translation to the engine's Hub text), `search` (the engine on a
+//! blocking thread), `clock` (both clocks), `record` (PDN), `tally`
+//! (W/D/L), `starts` (FEN and ballot starts), `cli` (options) and `net`
+//! (listener, connector, runtime). Rules and search stay in the engine.
 
-/// Arguments of `tiao dxp`.
-#[derive(clap::Args, Debug, Clone)]
-pub struct DxpArgs {}
+pub mod cli;
+pub mod clock;
+pub mod codec;
+mod connection;
+pub mod game;
+pub mod message;
+mod net;
+mod play;
+pub mod record;
+mod search;
+pub mod starts;
+pub mod tally;
+
+pub use cli::DxpArgs;
 
 /// Run `tiao dxp`.
-pub fn run(_args: &DxpArgs) -> Result<(), String> {
-    Err("DXP is not implemented yet".into())
+pub fn run(args: &DxpArgs) -> Result<(), String> {
+    let config = cli::Config::from_args(args)?;
+    net::run(config)
+}
+
+/// A line of the run's report on stdout (listening address, game results,
+/// summaries), flushed at once. Unlike `println!` it never panics: with
+/// nobody reading stdout any more, the games still go on and into the PDN.
+fn stdout_line(text: &str) {
+    use std::io::Write;
+    let mut out = std::io::stdout().lock();
+    let _ = writeln!(out, "{text}").and_then(|_| out.flush());
 }

@@ -1,0 +1,224 @@
+//! One DXP game against the engine's session: translation between DXP
+//! fields and the engine's Hub-form text (positions, moves, take-back move
+//! numbers), and the verdict of the rules. No rules live here: legality,
+//! game end and draws are the engine's ([`Session::play`],
+//! [`Session::outcome`]).
+
+use super::message::{BackRequest, EndReason, MoveMessage, SQUARES, Setup};
+use super::record::GameResult;
+use crate::board::{Colour, Outcome};
+use crate::engine::{MoveReading, Session};
+use crate::notation::MoveError;
+
+/// The Hub position string of the international start.
+const START_HUB: &str = "Wbbbbbbbbbbbbbbbbbbbbeeeeeeeeeewwwwwwwwwwwwwwwwwwww";
+
+/// A DXP start position as a Hub position string.
+pub fn setup_to_hub(setup: &Setup) -> String {
+    let mut s = String::with_capacity(1 + SQUARES);
+    s.push(match setup.to_move {
+        Colour::White => 'W',
+        Colour::Black => 'B',
+    });
+    s.extend(setup.board.chars().map(|c| match c {
+        'w' => 'w',
+        'W' => 'W',
+        'z' => 'b',
+        'Z' => 'B',
+        _ => 'e',
+    }));
+    s
+}
+
+/// The DXP start of the session's current position: `None` for the normal
+/// start with White to move (sent with flag `A`).
+pub fn setup_of(session: &dyn Session) -> Option<Setup> {
+    let hub = session.hub_position();
+    if hub == START_HUB {
+        return None;
+    }
+    let mut chars = hub.chars();
+    let to_move = match chars.next() {
+        Some('B') => Colour::Black,
+        _ => Colour::White,
+    };
+    let board = chars
+        .map(|c| match c {
+            'w' => 'w',
+            'W' => 'W',
+            'b' => 'z',
+            'B' => 'Z',
+            _ => 'e',
+        })
+        .collect();
+    Some(Setup { to_move, board })
+}
+
+/// Put the session at a DXP start position (a new game, no moves).
+pub fn set_up(session: &mut dyn Session, setup: Option<&Setup>) -> Result<(), String> {
+    match setup {
+        None => {
+            session.reset();
+            Ok(())
+        }
+        Some(s) => session.set_hub_position(&setup_to_hub(s)),
+    }
+}
+
+/// The Hub text of a DXP move: `from-to` without captured squares (the
+/// engine then finds the capture with those ends, if only one has them),
+/// else `fromxto` followed by `x` and each captured square.
+pub fn hub_text(m: &MoveMessage) -> String {
+    if m.captured.is_empty() {
+        return format!("{}-{}", m.from, m.to);
+    }
+    let mut s = format!("{}x{}", m.from, m.to);
+    for c in &m.captured {
+        s.push_str(&format!("x{c}"));
+    }
+    s
+}
+
+/// The DXP fields of a move in Hub form (`32-28`, `28x19x23`).
+pub fn move_message(hub: &str, seconds: u32) -> Option<MoveMessage> {
+    let squares: Vec<u32> = hub
+        .split(['-', 'x'])
+        .map(|s| s.trim().parse::<u32>().ok())
+        .collect::<Option<Vec<u32>>>()?;
+    match squares.as_slice() {
+        [from, to, captured @ ..] => {
+            let mut captured = captured.to_vec();
+            captured.sort_unstable();
+            Some(MoveMessage {
+                seconds,
+                from: *from,
+                to: *to,
+                captured,
+            })
+        }
+        _ => None,
+    }
+}
+
+/// Play the peer's move on the session; on error the game is unchanged.
+pub fn play_peer_move(session: &mut dyn Session, m: &MoveMessage) -> Result<String, MoveError> {
+    session.play(&hub_text(m), MoveReading::Hub)
+}
+
+/// Plies from the start to the point a take-back request names: `colour`
+/// to make move `move_number`, move 1 being the first move of the game
+/// (whoever makes it). `None` when that point is before the start.
+pub fn back_ply(start: Colour, req: &BackRequest) -> Option<usize> {
+    let index = 2 * i64::from(req.move_number) - 2 + i64::from(req.colour == Colour::Black)
+        - i64::from(start == Colour::Black);
+    usize::try_from(index).ok()
+}
+
+/// Moves `side` has made in the game so far.
+pub fn moves_made(start: Colour, plies: usize, side: Colour) -> u32 {
+    let first = usize::from(start != side);
+    (plies.saturating_sub(first)).div_ceil(2) as u32
+}
+
+/// The game result of an outcome by the rules.
+pub fn result_of(outcome: Outcome) -> GameResult {
+    match outcome {
+        Outcome::Win(c) => GameResult::Win(c),
+        Outcome::Draw(_) => GameResult::Draw,
+    }
+}
+
+/// The Termination tag text of an outcome by the rules.
+pub fn termination_of(outcome: Outcome) -> String {
+    match outcome {
+        Outcome::Win(c) => format!("{} has no legal move", (!c).name()),
+        Outcome::Draw(reason) => format!("draw by the {reason}"),
+    }
+}
+
+/// The `E` reason Tiao sends on its own turn when the rules have ended the
+/// game (`E10` without a move, `E20` for a draw, `E30` when the peer is
+/// the one without a move).
+pub fn reason_for(outcome: Outcome, tiao: Colour) -> EndReason {
+    match outcome {
+        Outcome::Win(c) if c == tiao => EndReason::Win,
+        Outcome::Win(_) => EndReason::Lose,
+        Outcome::Draw(_) => EndReason::Draw,
+    }
+}
+
+/// The result of a game the peer ended with `reason` (its point of view):
+/// the board decides when the rules have ended the game; otherwise only a
+/// resignation (the peer says it loses) is taken at its word.
+pub fn result_of_peer_end(
+    outcome: Option<Outcome>,
+    reason: EndReason,
+    tiao: Colour,
+) -> (GameResult, String) {
+    if let Some(o) = outcome {
+        return (result_of(o), termination_of(o));
+    }
+    match reason {
+        EndReason::Lose => (
+            GameResult::Win(tiao),
+            format!("{} resigned", (!tiao).name()),
+        ),
+        EndReason::Draw => (
+            GameResult::Unfinished,
+            "the peer ended the game as a draw; not a draw by the rules".into(),
+        ),
+        EndReason::Win => (
+            GameResult::Unfinished,
+            "the peer ended the game claiming a win; not over by the rules".into(),
+        ),
+        EndReason::None => (
+            GameResult::Unfinished,
+            "the peer ended the game without a reason".into(),
+        ),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::board::Variant;
+    use crate::engine::new_session;
+
+    #[test]
+    fn hub_and_dxp_moves() {
+        let m = move_message("28x19x23x14", 3).expect("move");
+        assert_eq!((m.from, m.to, m.captured.clone()), (28, 19, vec![14, 23]));
+        assert_eq!(hub_text(&m), "28x19x14x23");
+        assert_eq!(move_message("32-28", 0).map(|m| m.captured.len()), Some(0));
+        assert_eq!(move_message("bad", 0), None);
+    }
+
+    #[test]
+    fn take_back_points() {
+        let req = |n, c| BackRequest {
+            move_number: n,
+            colour: c,
+        };
+        assert_eq!(back_ply(Colour::White, &req(1, Colour::White)), Some(0));
+        assert_eq!(back_ply(Colour::White, &req(5, Colour::Black)), Some(9));
+        assert_eq!(back_ply(Colour::Black, &req(1, Colour::Black)), Some(0));
+        assert_eq!(back_ply(Colour::Black, &req(1, Colour::White)), None);
+        assert_eq!(back_ply(Colour::White, &req(0, Colour::White)), None);
+        assert_eq!(moves_made(Colour::White, 3, Colour::White), 2);
+        assert_eq!(moves_made(Colour::White, 3, Colour::Black), 1);
+        assert_eq!(moves_made(Colour::Black, 1, Colour::Black), 1);
+        assert_eq!(moves_made(Colour::Black, 1, Colour::White), 0);
+    }
+
+    #[test]
+    fn setups_round_trip() {
+        let mut s = new_session(Variant::International);
+        assert_eq!(setup_of(s.as_ref()), None);
+        s.set_fen("B:W28,K46:B19,K5").expect("fen");
+        let setup = setup_of(s.as_ref()).expect("setup");
+        assert_eq!(setup.to_move, Colour::Black);
+        let mut t = new_session(Variant::International);
+        set_up(t.as_mut(), Some(&setup)).expect("set up");
+        assert_eq!(t.fen(), s.fen());
+    }
+}

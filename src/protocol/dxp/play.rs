@@ -1,0 +1,454 @@
+//! One game on a connection, in either role: whose turn it is decides
+//! everything. On Tiao's turn it ends the game with `E` if the rules say it
+//! is over (`E10` without a move, `E20` for a draw), or searches on a
+//! blocking thread while still reading the socket; on the peer's turn it
+//! waits for a move, bounded by the peer's clock plus a grace period.
+//! Either way an `E` from the peer is acknowledged, a `B` takes moves back,
+//! and anything else is answered with a chat and left without effect.
+//! When the game ends, however it ends, it is appended to the PDN file and
+//! counted.
+
+use super::clock::Clocks;
+use super::connection::{Connection, Stop};
+use super::game::{
+    back_ply, move_message, moves_made, play_peer_move, reason_for, result_of, result_of_peer_end,
+    setup_of, termination_of,
+};
+use super::message::{AcceptCode, BackCode, BackRequest, EndReason, GameEnd, Message, ParseError};
+use super::record::{GameInfo, GameResult, pdn_game};
+use super::search::Thinking;
+use crate::board::{Colour, Outcome, Variant};
+use crate::engine::{Engine, MoveReading};
+use crate::notation::MoveFormat;
+use crate::search::{Limits, Params};
+use std::time::Duration;
+use tokio::io::{AsyncRead, AsyncWrite};
+use tokio::time::Instant;
+
+/// The terms of one game.
+#[derive(Clone, Copy, Debug)]
+pub struct GameSpec {
+    /// Tiao's colour.
+    pub tiao: Colour,
+    /// Thinking time per player, and the moves it is for (0: the game).
+    pub time: Duration,
+    pub moves: u32,
+    /// The stop code Tiao sends in its `E` (initiator: after the last game).
+    pub stop_after: bool,
+}
+
+/// How a game ended.
+struct Ending {
+    result: GameResult,
+    termination: String,
+}
+
+/// What a turn led to.
+enum Turn {
+    /// A move was played or taken back: look at the position again.
+    Continue,
+    Ended(Ending),
+}
+
+/// A game in progress.
+struct Board {
+    spec: GameSpec,
+    start_side: Colour,
+    clocks: Clocks,
+}
+
+impl<R, W> Connection<R, W>
+where
+    R: AsyncRead + Unpin + Send,
+    W: AsyncWrite + Unpin + Send,
+{
+    /// Play one game from the engine session's current position (already
+    /// set up) and record it.
+    pub(super) async fn play(&mut self, spec: GameSpec) -> Result<(), Stop> {
+        let engine = self.ensure_engine().await?;
+        engine.new_game();
+        let start_side = engine.session.side();
+        let start_fen = setup_of(engine.session.as_ref()).map(|_| engine.session.fen());
+        self.round += 1;
+        // PDN writes an unknown name as "?" (a peer may send a blank name).
+        let peer = match self.peer_name.trim() {
+            "" => "?".to_string(),
+            name => name.to_string(),
+        };
+        let (white, black) = match spec.tiao {
+            Colour::White => (self.config().name.clone(), peer),
+            Colour::Black => (peer, self.config().name.clone()),
+        };
+        let info = GameInfo {
+            event: self.config().event.clone(),
+            site: format!("DXP, {}", self.peer_addr),
+            round: self.round,
+            white,
+            black,
+            time: spec.time,
+            moves: spec.moves,
+            start_fen,
+        };
+        log::info!(
+            "dxp: game {} starts, Tiao plays {}",
+            self.round,
+            spec.tiao.name()
+        );
+        let mut board = Board {
+            spec,
+            start_side,
+            clocks: Clocks::new(spec.time, spec.moves),
+        };
+        board.clocks.start(start_side, Instant::now());
+        let played = self.game_loop(&mut board).await;
+        let (result, termination) = match &played {
+            Ok(e) => (e.result, e.termination.clone()),
+            Err(stop) => (GameResult::Unfinished, stop.describe()),
+        };
+        log::info!(
+            "dxp: clocks at the end: {}",
+            board.clocks.describe(Instant::now())
+        );
+        self.record(&info, result, &termination).await;
+        self.tally.add(result, spec.tiao);
+        played?;
+        match self.ended_after_game.take() {
+            Some(stop) => Err(stop),
+            None => Ok(()),
+        }
+    }
+
+    /// Append the game to the PDN file and report it on stdout.
+    async fn record(&mut self, info: &GameInfo, result: GameResult, termination: &str) {
+        let moves = self
+            .engine
+            .as_ref()
+            .map(|e| {
+                e.session
+                    .history(MoveFormat::pdn_for(Variant::International))
+            })
+            .unwrap_or_default();
+        let game = pdn_game(info, moves, result, termination);
+        let shared = self.shared.clone();
+        let written = tokio::task::spawn_blocking(move || shared.pdn.append(&game)).await;
+        match written {
+            Ok(Ok(())) => {}
+            Ok(Err(e)) => log::error!(
+                "dxp: cannot write {}: {e}",
+                self.shared.pdn.path().display()
+            ),
+            Err(e) => log::error!("dxp: cannot write the game record: {e}"),
+        }
+        super::stdout_line(&format!(
+            "game {}: {} - {} {} ({termination})",
+            info.round,
+            info.white,
+            info.black,
+            result.pdn()
+        ));
+    }
+
+    async fn game_loop(&mut self, board: &mut Board) -> Result<Ending, Stop> {
+        loop {
+            let engine = self.ensure_engine().await?;
+            let side = engine.session.side();
+            let outcome = engine.session.outcome();
+            let turn = if side == board.spec.tiao {
+                match outcome {
+                    Some(o) => Turn::Ended(self.end_game(board, o).await?),
+                    None => self.think(board).await?,
+                }
+            } else {
+                self.await_peer(board).await?
+            };
+            if let Turn::Ended(e) = turn {
+                return Ok(e);
+            }
+        }
+    }
+
+    /// Tiao's turn: search, and meanwhile keep answering the peer.
+    async fn think(&mut self, board: &mut Board) -> Result<Turn, Stop> {
+        let move_time = self.config().move_time;
+        let engine = self.ensure_engine().await?;
+        let plies = engine.session.history(MoveFormat::Hub).len();
+        let limits = match move_time {
+            Some(t) => Limits::move_time(t),
+            None => board.clocks.limits(
+                board.spec.tiao,
+                moves_made(board.start_side, plies, board.spec.tiao),
+                Instant::now(),
+            ),
+        };
+        let Some(engine) = self.engine.take() else {
+            return Err(Stop::Abort("the engine is not available".into()));
+        };
+        let mut thinking = Thinking::start(engine, Params::think(limits));
+        loop {
+            tokio::select! {
+                done = thinking.finished() => {
+                    let (engine, outcome) = done
+                        .map_err(|e| Stop::Abort(format!("the search failed: {e}")))?;
+                    self.engine = Some(engine);
+                    return self.play_our_move(board, outcome.best).await;
+                }
+                read = self.read(None) => {
+                    let incoming = match read {
+                        Ok(Some(i)) => i,
+                        Ok(None) => continue,
+                        Err(stop) => {
+                            self.take_engine_back(&mut thinking).await;
+                            return Err(stop);
+                        }
+                    };
+                    match incoming.message {
+                        Ok(Message::End(end)) => {
+                            self.take_engine_back(&mut thinking).await;
+                            return Ok(Turn::Ended(self.peer_ended(board, end).await?));
+                        }
+                        Ok(Message::BackRequest(req)) => {
+                            self.take_engine_back(&mut thinking).await;
+                            self.take_back(board, req).await?;
+                            return Ok(Turn::Continue);
+                        }
+                        Ok(Message::Move(_)) => {
+                            self.complain(&incoming.text, "not your turn: Tiao is to move").await?;
+                        }
+                        _ => self.in_game_other(incoming).await?,
+                    }
+                }
+            }
+        }
+    }
+
+    /// Stop the search and take the engine back (its answer is not wanted).
+    async fn take_engine_back(&mut self, thinking: &mut Thinking) {
+        thinking.stop();
+        match thinking.finished().await {
+            Ok((engine, _)) => self.engine = Some(engine),
+            Err(e) => log::error!("dxp: the search failed: {e}"),
+        }
+    }
+
+    /// Play the search's move on the board and send it.
+    async fn play_our_move(
+        &mut self,
+        board: &mut Board,
+        best: Option<String>,
+    ) -> Result<Turn, Stop> {
+        let used = board.clocks.stop(Instant::now());
+        let engine: &mut Engine = self.ensure_engine().await?;
+        // The search's move is legal; the first legal move is only a
+        // safety net so that a surprise never stalls a game.
+        let legal = engine.session.legal_moves(MoveFormat::Hub);
+        let hub = best
+            .filter(|m| legal.contains(m))
+            .or_else(|| legal.first().cloned())
+            .ok_or_else(|| Stop::Abort("Tiao has no move to play".into()))?;
+        engine
+            .session
+            .play(&hub, MoveReading::Hub)
+            .map_err(|e| Stop::Abort(format!("cannot play Tiao's own move {hub}: {e}")))?;
+        let seconds = used.as_secs_f64().round() as u32;
+        let message = move_message(&hub, seconds)
+            .ok_or_else(|| Stop::Abort(format!("cannot write Tiao's move {hub} for DXP")))?;
+        self.send(Message::Move(message)).await?;
+        board.clocks.start(!board.spec.tiao, Instant::now());
+        Ok(Turn::Continue)
+    }
+
+    /// The peer's turn: wait for its move, within its clock plus the grace period.
+    async fn await_peer(&mut self, board: &mut Board) -> Result<Turn, Stop> {
+        let timeout = self.config().timeout;
+        let now = Instant::now();
+        let deadline = now + board.clocks.left(!board.spec.tiao, now) + timeout;
+        loop {
+            let Some(incoming) = self.read(Some(deadline)).await? else {
+                return Err(Stop::Abort(format!(
+                    "no move from the peer within its clock and {} s more; game abandoned",
+                    timeout.as_secs_f64()
+                )));
+            };
+            match incoming.message {
+                Ok(Message::Move(m)) => {
+                    let engine = self.ensure_engine().await?;
+                    if let Some(o) = engine.session.outcome() {
+                        // The rules ended the game before this move: say so, as
+                        // Tiao would have on its turn.
+                        self.complain(
+                            &incoming.text,
+                            &format!("the game is already over ({})", termination_of(o)),
+                        )
+                        .await?;
+                        return Ok(Turn::Ended(self.end_game(board, o).await?));
+                    }
+                    match play_peer_move(engine.session.as_mut(), &m) {
+                        Ok(_) => {
+                            board.clocks.start(board.spec.tiao, Instant::now());
+                            return Ok(Turn::Continue);
+                        }
+                        Err(e) => {
+                            let why = format!("{e}; send a legal move with its captured squares");
+                            self.complain(&incoming.text, &why).await?;
+                        }
+                    }
+                }
+                Ok(Message::End(end)) => {
+                    return Ok(Turn::Ended(self.peer_ended(board, end).await?));
+                }
+                Ok(Message::BackRequest(req)) => {
+                    self.take_back(board, req).await?;
+                    return Ok(Turn::Continue);
+                }
+                _ => self.in_game_other(incoming).await?,
+            }
+        }
+    }
+
+    /// Messages during a game other than M, E and B.
+    async fn in_game_other(&mut self, incoming: super::codec::Incoming) -> Result<(), Stop> {
+        match incoming.message {
+            Ok(Message::Chat(t)) => log::info!("dxp: {} says: {t}", self.peer_addr),
+            Ok(Message::Request(_)) | Err(ParseError::BadRequest(_)) => {
+                self.chat("a game is in progress; game request refused")
+                    .await?;
+                self.answer_request(AcceptCode::RefuseThis).await?;
+            }
+            Err(ParseError::BadVersion(v)) => {
+                self.chat(&ParseError::BadVersion(v).to_string()).await?;
+                self.answer_request(AcceptCode::WrongVersion).await?;
+            }
+            Ok(Message::Accept(_)) => {
+                self.complain(&incoming.text, "a game is already in progress")
+                    .await?
+            }
+            Ok(Message::BackAccept(_)) => {
+                self.complain(&incoming.text, "Tiao asked for no take-back")
+                    .await?
+            }
+            Err(e) => self.complain(&incoming.text, &e.to_string()).await?,
+            // M, E and B are the caller's.
+            Ok(Message::Move(_) | Message::End(_) | Message::BackRequest(_)) => {}
+        }
+        Ok(())
+    }
+
+    /// The peer ended the game: acknowledge, and let the board decide.
+    async fn peer_ended(&mut self, board: &mut Board, end: GameEnd) -> Result<Ending, Stop> {
+        board.clocks.stop(Instant::now());
+        if end.stop {
+            log::info!(
+                "dxp: {} asks to stop the match after this game",
+                self.peer_addr
+            );
+        }
+        let engine = self.ensure_engine().await?;
+        let (result, termination) =
+            result_of_peer_end(engine.session.outcome(), end.reason, board.spec.tiao);
+        let ack = Message::End(GameEnd {
+            reason: EndReason::None,
+            stop: board.spec.stop_after,
+        });
+        // The game is over whether or not the acknowledgement gets through.
+        if let Err(stop) = self.send(ack).await {
+            self.ended_after_game = Some(stop);
+        }
+        Ok(Ending {
+            result,
+            termination,
+        })
+    }
+
+    /// The rules ended the game on Tiao's turn: send `E` and wait for the acknowledgement.
+    async fn end_game(&mut self, board: &mut Board, outcome: Outcome) -> Result<Ending, Stop> {
+        board.clocks.stop(Instant::now());
+        let ending = Ending {
+            result: result_of(outcome),
+            termination: termination_of(outcome),
+        };
+        let end = Message::End(GameEnd {
+            reason: reason_for(outcome, board.spec.tiao),
+            stop: board.spec.stop_after,
+        });
+        if let Err(stop) = self.send(end).await {
+            // The rules have spoken; only the news did not get through.
+            self.ended_after_game = Some(stop);
+            return Ok(ending);
+        }
+        let timeout = self.config().timeout;
+        let deadline = Instant::now() + timeout;
+        loop {
+            let incoming = match self.read(Some(deadline)).await {
+                Ok(Some(i)) => i,
+                Ok(None) => {
+                    // The result stands; a peer that does not confirm it only loses time.
+                    log::warn!(
+                        "dxp: {} did not acknowledge the end of the game",
+                        self.peer_addr
+                    );
+                    return Ok(ending);
+                }
+                Err(stop) => {
+                    // Gone without acknowledging: the result stands all the same.
+                    self.ended_after_game = Some(stop);
+                    return Ok(ending);
+                }
+            };
+            match incoming.message {
+                Ok(Message::End(e)) => {
+                    if e.stop {
+                        log::info!("dxp: {} asks to stop the match", self.peer_addr);
+                    }
+                    return Ok(ending);
+                }
+                // The next game's request: the peer took the game as over.
+                Ok(Message::Request(_))
+                | Err(ParseError::BadRequest(_) | ParseError::BadVersion(_)) => {
+                    self.push_back(incoming);
+                    return Ok(ending);
+                }
+                Ok(Message::Chat(t)) => log::info!("dxp: {} says: {t}", self.peer_addr),
+                Ok(Message::BackRequest(_)) => {
+                    self.chat("the game is over: nothing to take back").await?;
+                    self.send(Message::BackAccept(BackCode::Declined)).await?;
+                }
+                Ok(Message::Move(_)) => {
+                    let why = format!("the game is over ({})", ending.termination);
+                    self.complain(&incoming.text, &why).await?;
+                }
+                _ => self.in_game_other(incoming).await?,
+            }
+        }
+    }
+
+    /// A take-back request: go back to the position it names, if the game reached it.
+    async fn take_back(&mut self, board: &mut Board, req: BackRequest) -> Result<(), Stop> {
+        let engine = self.ensure_engine().await?;
+        let plies = engine.session.history(MoveFormat::Hub).len();
+        match back_ply(board.start_side, &req) {
+            Some(target) if target <= plies => {
+                for _ in target..plies {
+                    engine.session.undo();
+                }
+                let side = engine.session.side();
+                board.clocks.start(side, Instant::now());
+                log::info!(
+                    "dxp: took back {} plies, to move {} for {}",
+                    plies - target,
+                    req.move_number,
+                    req.colour.name()
+                );
+                self.send(Message::BackAccept(BackCode::Accepted)).await
+            }
+            _ => {
+                self.chat(&format!(
+                    "cannot take back to move {} for {}: the game has not reached it; declined",
+                    req.move_number,
+                    req.colour.name(),
+                ))
+                .await?;
+                self.send(Message::BackAccept(BackCode::Declined)).await
+            }
+        }
+    }
+}

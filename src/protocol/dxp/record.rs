@@ -1,0 +1,164 @@
+//! Game records: how a DXP game ended, its PDN text (GameType 20, the
+//! seven-tag roster, TimeControl, FEN for a set-up start, Termination), and
+//! the PDN file every game is appended to as soon as it ends, so that a
+//! match that is cut short keeps what it played.
+
+use crate::board::{Colour, Variant};
+use crate::notation::{PdnGame, write_game};
+use std::io::Write;
+use std::path::{Path, PathBuf};
+use std::sync::Mutex;
+use std::time::{Duration, SystemTime, UNIX_EPOCH};
+
+/// How a game ended, by the board.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum GameResult {
+    Win(Colour),
+    Draw,
+    /// Abandoned, or ended by the peer without a result the board confirms.
+    Unfinished,
+}
+
+impl GameResult {
+    /// The PDN result token (international style).
+    pub fn pdn(self) -> &'static str {
+        match self {
+            GameResult::Win(Colour::White) => "2-0",
+            GameResult::Win(Colour::Black) => "0-2",
+            GameResult::Draw => "1-1",
+            GameResult::Unfinished => "*",
+        }
+    }
+}
+
+/// Everything the PDN record of one game says besides the moves.
+#[derive(Clone, Debug)]
+pub struct GameInfo {
+    pub event: String,
+    pub site: String,
+    pub round: u32,
+    pub white: String,
+    pub black: String,
+    /// Thinking time per player and the moves it is for (0: the game).
+    pub time: Duration,
+    pub moves: u32,
+    /// The FEN of the start, when it is not the normal start.
+    pub start_fen: Option<String>,
+}
+
+/// The PDN game of a finished DXP game.
+pub fn pdn_game(
+    info: &GameInfo,
+    moves: Vec<String>,
+    result: GameResult,
+    termination: &str,
+) -> PdnGame {
+    let mut g = PdnGame::default();
+    g.set_tag("Event", info.event.clone());
+    g.set_tag("Site", info.site.clone());
+    g.set_tag("Date", today());
+    g.set_tag("Round", info.round.to_string());
+    g.set_tag("White", info.white.clone());
+    g.set_tag("Black", info.black.clone());
+    g.set_tag("Result", result.pdn());
+    g.set_tag("GameType", Variant::International.pdn_game_type_tag());
+    if let Some(fen) = &info.start_fen {
+        g.set_tag("FEN", fen.clone());
+    }
+    g.set_tag("TimeControl", time_control(info.time, info.moves));
+    g.set_tag("Termination", termination);
+    g.moves = moves;
+    g.result = Some(result.pdn().to_string());
+    g
+}
+
+/// PGN-style time control: `moves/seconds`, or `seconds` for the whole game.
+fn time_control(time: Duration, moves: u32) -> String {
+    let secs = time.as_secs_f64().round() as u64;
+    if moves > 0 {
+        format!("{moves}/{secs}")
+    } else {
+        secs.to_string()
+    }
+}
+
+/// Today's date (UTC) as PDN writes it, `YYYY.MM.DD`.
+fn today() -> String {
+    let secs = SystemTime::now()
+        .duration_since(UNIX_EPOCH)
+        .map_or(0, |d| d.as_secs());
+    let (y, m, d) = civil_from_days((secs / 86_400) as i64);
+    format!("{y:04}.{m:02}.{d:02}")
+}
+
+/// The calendar date of a day number (days since 1970-01-01), proleptic
+/// Gregorian (H. Hinnant's algorithm: a dozen lines, not worth a crate).
+fn civil_from_days(days: i64) -> (i64, u32, u32) {
+    let z = days + 719_468;
+    let era = z.div_euclid(146_097);
+    let doe = z.rem_euclid(146_097);
+    let yoe = (doe - doe / 1460 + doe / 36_524 - doe / 146_096) / 365;
+    let doy = doe - (365 * yoe + yoe / 4 - yoe / 100);
+    let mp = (5 * doy + 2) / 153;
+    let d = doy - (153 * mp + 2) / 5 + 1;
+    let m = if mp < 10 { mp + 3 } else { mp - 9 };
+    let y = yoe + era * 400 + i64::from(m <= 2);
+    (y, m as u32, d as u32)
+}
+
+/// The PDN file of a run: games are appended one at a time, whole, by any
+/// connection.
+#[derive(Debug)]
+pub struct PdnFile {
+    path: PathBuf,
+    lock: Mutex<()>,
+}
+
+impl PdnFile {
+    pub fn new(path: &Path) -> Self {
+        PdnFile {
+            path: path.to_path_buf(),
+            lock: Mutex::new(()),
+        }
+    }
+
+    pub fn path(&self) -> &Path {
+        &self.path
+    }
+
+    /// Append one game (blocking: call it off the async runtime).
+    pub fn append(&self, game: &PdnGame) -> std::io::Result<()> {
+        let _guard = self.lock.lock().unwrap_or_else(|p| p.into_inner());
+        let mut file = std::fs::OpenOptions::new()
+            .create(true)
+            .append(true)
+            .open(&self.path)?;
+        // A blank line between games; the file may already hold some.
+        let empty = file.metadata().map(|m| m.len() == 0).unwrap_or(true);
+        let mut text = String::new();
+        if !empty {
+            text.push('\n');
+        }
+        text.push_str(&write_game(game));
+        file.write_all(text.as_bytes())?;
+        file.flush()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn dates() {
+        assert_eq!(civil_from_days(0), (1970, 1, 1));
+        assert_eq!(civil_from_days(11_016), (2000, 2, 29));
+        assert_eq!(civil_from_days(20_000), (2024, 10, 4));
+    }
+
+    #[test]
+    fn time_controls() {
+        assert_eq!(time_control(Duration::from_secs(3600), 65), "65/3600");
+        assert_eq!(time_control(Duration::from_secs(30), 0), "30");
+    }
+}
