@@ -1,10 +1,8 @@
 //! A draughts game of one rule set as a [`Session`]: the bridge between
 //! text (FEN, Hub strings, move notation) and the typed game and search.
 
-use super::{EvalTerm, MoveReading, PerftLine, Session};
-use crate::board::{
-    Colour, Game, Move, Outcome as GameOutcome, Position, Rules, Variant, Word, diagram,
-};
+use super::{EvalTerm, GameKind, MoveReading, PerftLine, Session};
+use crate::board::{Colour, Game, Move, Outcome as GameOutcome, Position, Rules, Word, diagram};
 use crate::eval::Evaluator;
 use crate::movegen::{Counting, perft, perft_divide, perft_parallel};
 use crate::notation::{
@@ -70,8 +68,8 @@ impl<R: Rules> DraughtsSession<R> {
 }
 
 impl<R: Rules> Session for DraughtsSession<R> {
-    fn variant(&self) -> Variant {
-        R::VARIANT
+    fn kind(&self) -> GameKind {
+        GameKind::Draughts(R::VARIANT)
     }
 
     fn box_clone(&self) -> Box<dyn Session> {

@@ -6,9 +6,15 @@
 //! Each variant is a monomorphised [`Session`] implementation; switching
 //! variants replaces the session and keeps the searcher (threads and table).
 
+mod board_game;
 mod draughts;
+mod gewu_dice;
+mod kind;
 
+pub use board_game::{BoardGameSession, TextGame};
 pub use draughts::DraughtsSession;
+pub use gewu_dice::GewuDiceSession;
+pub use kind::{GameKind, UnknownGame};
 
 use crate::board::{Colour, Outcome as GameOutcome, Variant};
 use crate::eval::Evaluator;
@@ -46,7 +52,12 @@ pub struct PerftLine {
 
 /// One game of one variant: position, history and rules, as text.
 pub trait Session: Send {
-    fn variant(&self) -> Variant;
+    /// The game played.
+    fn kind(&self) -> GameKind;
+    /// The draughts variant, if the game is draughts.
+    fn variant(&self) -> Option<Variant> {
+        self.kind().variant()
+    }
     /// A copy of the game (to restore it if a multi-step change fails).
     fn box_clone(&self) -> Box<dyn Session>;
     /// Back to the start position, no moves played.
@@ -73,6 +84,13 @@ pub trait Session: Send {
     fn history(&self, format: MoveFormat) -> Vec<String>;
     /// The game's result by the rules, if it is over.
     fn outcome(&self) -> Option<GameOutcome>;
+    /// The result as a sentence, if the game is over (`white wins (...)`).
+    fn result_text(&self) -> Option<String> {
+        self.outcome().map(|o| match o {
+            GameOutcome::Win(c) => format!("{} wins ({} cannot move)", c.name(), (!c).name()),
+            GameOutcome::Draw(reason) => format!("draw ({reason})"),
+        })
+    }
     /// Write `mv` (a legal move in text) in another format.
     fn convert(
         &self,
@@ -109,6 +127,19 @@ pub fn new_session(v: Variant) -> Box<dyn Session> {
         Variant::Brazilian => Box::new(DraughtsSession::<Brazilian>::new()),
         Variant::Russian => Box::new(DraughtsSession::<Russian>::new()),
         Variant::Canadian => Box::new(DraughtsSession::<Canadian>::new()),
+    }
+}
+
+/// A new session of any game at its start position.
+pub fn new_game_session(kind: GameKind) -> Box<dyn Session> {
+    use crate::gewu::GewuPosition;
+    use crate::halma::{Halma8, Halma10, HalmaPosition};
+    match kind {
+        GameKind::Draughts(v) => new_session(v),
+        GameKind::Halma8 => Box::new(BoardGameSession::<HalmaPosition<Halma8>>::new()),
+        GameKind::Halma10 => Box::new(BoardGameSession::<HalmaPosition<Halma10>>::new()),
+        GameKind::Gewu => Box::new(BoardGameSession::<GewuPosition>::new()),
+        GameKind::GewuDice => Box::new(GewuDiceSession::new()),
     }
 }
 
@@ -152,11 +183,19 @@ impl Engine {
         })
     }
 
-    /// Switch variant (a new game at the start position).
+    /// Switch to a draughts variant (a new game at the start position).
     pub fn set_variant(&mut self, v: Variant) {
-        if v != self.options.variant || self.session.variant() != v {
-            self.options.variant = v;
-            self.session = new_session(v);
+        self.options.variant = v;
+        self.set_game(GameKind::Draughts(v));
+    }
+
+    /// Switch to any game (a new game at the start position).
+    pub fn set_game(&mut self, kind: GameKind) {
+        if self.session.kind() != kind {
+            if let Some(v) = kind.variant() {
+                self.options.variant = v;
+            }
+            self.session = new_game_session(kind);
             self.searcher.clear();
         }
     }

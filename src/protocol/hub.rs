@@ -10,8 +10,7 @@
 
 use super::hubline::{HubLine, format_line, parse_line, quote};
 use super::output::Output;
-use crate::board::Variant;
-use crate::engine::{Engine, MoveReading, Options};
+use crate::engine::{Engine, GameKind, MoveReading, Options};
 use crate::notation::{MoveError, MoveFormat};
 use crate::search::score::format_men;
 use crate::search::{Control, Info, Limits, Mode, Params};
@@ -338,9 +337,9 @@ impl Hub {
         };
         let result: Result<(), String> = match name {
             "variant" => value
-                .parse::<Variant>()
-                .map(|v| {
-                    engine.set_variant(v);
+                .parse::<GameKind>()
+                .map(|g| {
+                    engine.set_game(g);
                     self.settings.variant_name = value.to_string();
                 })
                 .map_err(|e| e.to_string()),

@@ -7,8 +7,8 @@
 
 use super::hub::info_line;
 use super::output::Output;
-use crate::board::{Outcome, Variant};
-use crate::engine::{Engine, MoveReading, Options};
+use crate::board::Variant;
+use crate::engine::{Engine, GameKind, MoveReading, Options};
 use crate::notation::MoveFormat;
 use crate::search::score::format_men;
 use crate::search::{Limits, Mode, Params};
@@ -19,7 +19,8 @@ use std::time::{Duration, Instant};
 const HELP: &str = "\
 Commands (moves in the variant's notation: 32-28, 28x19, c3-d4, c3:e5):
   help                 this list
-  variant [NAME]       show or set: international, brazilian, russian, canadian
+  variant [NAME]       show or set: international, brazilian, russian, canadian,
+                       halma8, halma10, gewu, gewu-dice
   start | new          the start position
   fen [FEN]            show or set the position
   board                show the board
@@ -97,7 +98,13 @@ impl TextMode {
     }
 
     fn format(&self) -> MoveFormat {
-        MoveFormat::pdn_for(self.engine.session.variant())
+        // Games other than draughts ignore the format and use their own notation.
+        MoveFormat::pdn_for(
+            self.engine
+                .session
+                .variant()
+                .unwrap_or(Variant::International),
+        )
     }
 
     fn show_board(&self) {
@@ -177,11 +184,11 @@ impl TextMode {
         match args.first() {
             None => self
                 .out
-                .line(&format!("variant {}", self.engine.session.variant())),
-            Some(name) => match name.parse::<Variant>() {
-                Ok(v) => {
-                    self.engine.set_variant(v);
-                    self.out.line(&format!("variant {v}"));
+                .line(&format!("variant {}", self.engine.session.kind())),
+            Some(name) => match name.parse::<GameKind>() {
+                Ok(g) => {
+                    self.engine.set_game(g);
+                    self.out.line(&format!("variant {g}"));
                     if self.interactive {
                         self.show_board();
                     }
@@ -224,14 +231,8 @@ impl TextMode {
     }
 
     fn report_game_end(&self) {
-        if let Some(o) = self.engine.session.outcome() {
-            let text = match o {
-                Outcome::Win(c) => {
-                    format!("result {} wins ({} cannot move)", c.name(), (!c).name())
-                }
-                Outcome::Draw(reason) => format!("result draw ({reason})"),
-            };
-            self.out.line(&text);
+        if let Some(text) = self.engine.session.result_text() {
+            self.out.line(&format!("result {text}"));
         }
     }
 

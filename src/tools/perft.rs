@@ -2,16 +2,15 @@
 //! with timing — the check of the move generator against published counts
 //! and the measure of its speed.
 
-use crate::board::Variant;
-use crate::engine::new_session;
+use crate::engine::{GameKind, new_game_session};
 use std::time::Instant;
 
 /// Arguments of `tiao perft`.
 #[derive(clap::Args, Debug, Clone)]
 pub struct PerftArgs {
-    /// Rule set: international, brazilian, russian, canadian.
+    /// Game: international, brazilian, russian, canadian, halma8, halma10, gewu, gewu-dice.
     #[arg(long, default_value = "international")]
-    pub variant: Variant,
+    pub variant: GameKind,
     /// Start position (FEN); default: the variant's start position.
     #[arg(long)]
     pub fen: Option<String>,
@@ -36,7 +35,7 @@ pub fn run(args: &PerftArgs) -> Result<(), String> {
     if args.depth > 30 {
         return Err("perft depth must be at most 30".into());
     }
-    let mut session = new_session(args.variant);
+    let mut session = new_game_session(args.variant);
     if let Some(fen) = &args.fen {
         session.set_fen(fen)?;
     }

@@ -1,0 +1,304 @@
+//! Gewu with throws (塞戏) as a [`Session`]. A turn is a throw and a move,
+//! written `hei:5-9` (`wu:pass` for a lost turn). The throw of the side to
+//! move may be part of the position (`W:WWWWW.........BBBBB:Thei`) — that is
+//! how an arbiter tells the engine what was thrown; without one, the engine
+//! throws for itself when asked to move. The search is the expectimax of
+//! `gewu::Expectimax`, with chance nodes for the throws.
+
+use super::{EvalTerm, GameKind, MoveReading, PerftLine, Session};
+use crate::board::{Colour, DrawReason, Outcome as GameOutcome};
+use crate::eval::Evaluator;
+use crate::game::Evaluate;
+use crate::gewu::{
+    Expectimax, GewuEval, GewuMove, GewuMoveList, GewuPosition, GewuResult, TURN_LIMIT, Throw,
+    from_fen, move_text, parse_throw, parse_throw_move, to_fen,
+};
+use crate::notation::{MoveError, MoveFormat};
+use crate::search::{Info, Outcome, Params, Searcher, Stats};
+use std::time::Instant;
+
+/// Expectimax depth (moves, with a chance node before each) when the limits give none.
+const DEFAULT_DEPTH: u32 = 6;
+
+/// A Gewu game with throws.
+#[derive(Clone)]
+pub struct GewuDiceSession {
+    start: GewuPosition,
+    positions: Vec<GewuPosition>,
+    turns: Vec<(Throw, GewuMove)>,
+    /// The throw of the side to move, once known.
+    throw: Option<Throw>,
+    /// The engine's own throws (deterministic per session, so games reproduce).
+    rng: u64,
+}
+
+impl Default for GewuDiceSession {
+    fn default() -> Self {
+        Self::new()
+    }
+}
+
+impl GewuDiceSession {
+    pub fn new() -> Self {
+        GewuDiceSession {
+            start: GewuPosition::start(),
+            positions: Vec::new(),
+            turns: Vec::new(),
+            throw: None,
+            rng: 0x6765_7775,
+        }
+    }
+
+    fn current(&self) -> &GewuPosition {
+        self.positions.last().unwrap_or(&self.start)
+    }
+
+    fn next_throw(&mut self) -> Throw {
+        self.rng ^= self.rng << 13;
+        self.rng ^= self.rng >> 7;
+        self.rng ^= self.rng << 17;
+        Throw::from_random(self.rng)
+    }
+
+    fn result(&self) -> Option<(GameOutcome, String)> {
+        match self.current().result() {
+            Some(GewuResult::Won(c)) => Some((
+                GameOutcome::Win(c),
+                format!("{} wins (a piece reached the enemy's home)", c.name()),
+            )),
+            Some(GewuResult::Deadlock) => Some((
+                GameOutcome::Draw(DrawReason::NoProgress),
+                "draw (neither side can move)".into(),
+            )),
+            None if self.turns.len() >= TURN_LIMIT => Some((
+                GameOutcome::Draw(DrawReason::NoProgress),
+                format!("draw ({TURN_LIMIT} turns)"),
+            )),
+            None => None,
+        }
+    }
+
+    /// Read `throw:move`, `throw move`, or a bare move under the known throw.
+    fn read(&self, text: &str) -> Result<(Throw, GewuMove), MoveError> {
+        let malformed = |reason: String| MoveError::Malformed {
+            text: text.to_string(),
+            reason,
+        };
+        if let Some((_, why)) = self.result() {
+            return Err(MoveError::Illegal {
+                text: text.to_string(),
+                reason: format!("the game is over: {why}"),
+            });
+        }
+        let t = text.trim();
+        let (throw, mv) = match t.split_once([':', ' ']) {
+            Some((th, mv)) => (parse_throw(th).map_err(|e| malformed(e.to_string()))?, mv),
+            None => match self.throw {
+                Some(th) => (th, t),
+                None => {
+                    return Err(malformed(
+                        "a turn is a throw and a move, like hei:5-9".into(),
+                    ));
+                }
+            },
+        };
+        if self.throw.is_some_and(|known| known != throw) {
+            return Err(MoveError::Illegal {
+                text: text.to_string(),
+                reason: format!(
+                    "the throw is {}, not {}",
+                    self.throw.map_or("", Throw::name),
+                    throw.name()
+                ),
+            });
+        }
+        let m = parse_throw_move(self.current(), throw, mv).map_err(|e| MoveError::Illegal {
+            text: text.to_string(),
+            reason: e.to_string(),
+        })?;
+        Ok((throw, m))
+    }
+}
+
+fn turn(throw: Throw, mv: &GewuMove) -> String {
+    format!("{}:{}", throw.name(), move_text(mv))
+}
+
+impl Session for GewuDiceSession {
+    fn kind(&self) -> GameKind {
+        GameKind::GewuDice
+    }
+
+    fn box_clone(&self) -> Box<dyn Session> {
+        Box::new(self.clone())
+    }
+
+    fn reset(&mut self) {
+        *self = Self::new();
+    }
+
+    fn set_fen(&mut self, text: &str) -> Result<(), String> {
+        let t = text.trim();
+        let (board, throw) = match t.rsplit_once(":T") {
+            Some((b, th)) => (b, Some(parse_throw(th).map_err(|e| e.to_string())?)),
+            None => (t, None),
+        };
+        let pos = from_fen(board).map_err(|e| e.to_string())?;
+        *self = GewuDiceSession {
+            start: pos,
+            throw,
+            ..Self::new()
+        };
+        Ok(())
+    }
+
+    fn set_hub_position(&mut self, text: &str) -> Result<(), String> {
+        self.set_fen(text)
+    }
+
+    fn play(&mut self, text: &str, _reading: MoveReading) -> Result<String, MoveError> {
+        let (throw, mv) = self.read(text)?;
+        let next = self.current().play(&mv);
+        self.positions.push(next);
+        self.turns.push((throw, mv));
+        self.throw = None;
+        Ok(turn(throw, &mv))
+    }
+
+    fn play_all(&mut self, moves: &[&str], reading: MoveReading) -> Result<(), (usize, MoveError)> {
+        let saved = self.clone();
+        for (i, text) in moves.iter().enumerate() {
+            if let Err(e) = self.play(text, reading) {
+                *self = saved;
+                return Err((i, e));
+            }
+        }
+        Ok(())
+    }
+
+    fn undo(&mut self) -> Option<String> {
+        let (throw, mv) = self.turns.pop()?;
+        self.positions.pop();
+        self.throw = Some(throw);
+        Some(turn(throw, &mv))
+    }
+
+    fn side(&self) -> Colour {
+        self.current().side()
+    }
+
+    fn fen(&self) -> String {
+        match self.throw {
+            Some(th) => format!("{}:T{}", to_fen(self.current()), th.name()),
+            None => to_fen(self.current()),
+        }
+    }
+
+    fn hub_position(&self) -> String {
+        self.fen()
+    }
+
+    fn diagram(&self) -> String {
+        let mut d = crate::gewu::diagram(self.current());
+        if let Some(th) = self.throw {
+            d.push_str(&format!("Throw: {} ({})\n", th.name(), th.hanzi()));
+        }
+        d
+    }
+
+    fn legal_moves(&self, _format: MoveFormat) -> Vec<String> {
+        if self.result().is_some() {
+            return Vec::new();
+        }
+        let throws: Vec<Throw> = match self.throw {
+            Some(th) => vec![th],
+            None => Throw::ALL.to_vec(),
+        };
+        let mut out = Vec::new();
+        for th in throws {
+            let mut list = GewuMoveList::new();
+            self.current().throw_moves(th, &mut list);
+            out.extend(list.as_slice().iter().map(|m| turn(th, m)));
+        }
+        out
+    }
+
+    fn history(&self, _format: MoveFormat) -> Vec<String> {
+        self.turns.iter().map(|(th, m)| turn(*th, m)).collect()
+    }
+
+    fn outcome(&self) -> Option<GameOutcome> {
+        self.result().map(|(o, _)| o)
+    }
+
+    fn result_text(&self) -> Option<String> {
+        self.result().map(|(_, t)| t)
+    }
+
+    fn convert(
+        &self,
+        text: &str,
+        _reading: MoveReading,
+        _format: MoveFormat,
+    ) -> Result<String, MoveError> {
+        self.read(text).map(|(th, m)| turn(th, &m))
+    }
+
+    fn search(
+        &self,
+        _searcher: &mut Searcher,
+        _eval: &Evaluator,
+        params: &Params,
+        _format: MoveFormat,
+        report: &(dyn Fn(&Info<String>) + Sync),
+    ) -> Outcome<String> {
+        let start = Instant::now();
+        // The engine throws for itself when nobody told it the throw; a copy
+        // of the session draws it so that the same position gives the same throw.
+        let throw = self.throw.unwrap_or_else(|| self.clone().next_throw());
+        let depth = params.limits.depth.unwrap_or(DEFAULT_DEPTH).clamp(1, 12);
+        let mut ex = Expectimax::new(GewuEval);
+        let (mv, value) = ex.choose(self.current(), throw, depth);
+        let score = (value * 100.0).round() as i32;
+        let best = turn(throw, &mv);
+        let info = Info {
+            depth,
+            mean_depth: f64::from(depth),
+            sel_depth: depth,
+            score,
+            nodes: ex.nodes(),
+            time: start.elapsed(),
+            pv: vec![best.clone()],
+            multipv: 1,
+        };
+        report(&info);
+        Outcome {
+            stats: Stats::default(),
+            best: Some(best.clone()),
+            ponder: None,
+            score,
+            depth,
+            nodes: ex.nodes(),
+            time: start.elapsed(),
+            pv: vec![best],
+        }
+    }
+
+    fn evaluate(&self, _eval: &Evaluator) -> (i32, Vec<EvalTerm>) {
+        (GewuEval.evaluate(self.current()), Vec::new())
+    }
+
+    fn perft(
+        &self,
+        depth: u32,
+        _divide: bool,
+        _bulk: bool,
+        _pool: Option<&rayon::ThreadPool>,
+    ) -> Vec<PerftLine> {
+        // The throw tree has no perft convention; count the free-form tree.
+        let free = super::board_game::BoardGameSession::<GewuPosition>::default();
+        let mut s = free;
+        let _ = s.set_fen(&to_fen(self.current()));
+        s.perft(depth, false, true, None)
+    }
+}
