@@ -934,10 +934,10 @@ fn greedy_against_random<B: HalmaBoard>(games: u64) -> u64 {
             play_game(start, HalmaCounters::START, random, greedy::<B>)
         };
         assert!(rec.moves.len() <= 2 * B::MOVE_CAP as usize);
-        if let HalmaOutcome::Win { winner, .. } = rec.outcome {
-            if winner == greedy_colour {
-                greedy_wins += 1;
-            }
+        if let HalmaOutcome::Win { winner, .. } = rec.outcome
+            && winner == greedy_colour
+        {
+            greedy_wins += 1;
         }
     }
     greedy_wins
