@@ -1,19 +1,59 @@
-//! `tiao match`: games between Hub engines, with Elo and SPRT.
+//! `tiao match`: games between Hub engines, with Elo and SPRT; and
+//! `tiao openings`: the opening ballots such matches are played from.
+//!
+//! The runner is the arbiter, not the engines: it keeps the board, the
+//! clocks and the rules itself, and an engine that crashes, hangs, overruns
+//! its clock or plays an illegal move loses the game and is restarted.
+//! See `docs/testing-strength.md` for how to test a change with it.
+//!
+//! One concept per file:
+//! - `cli` — command-line arguments and their checks;
+//! - `spec` — `--engine` specifications and `key=value` lists;
+//! - `tc` — time controls and the runner's clocks;
+//! - `process` — one engine process and the Hub handshake;
+//! - `player` — an engine's seat on a worker, with restarts;
+//! - `arbiter` — one game: moves, clocks, rules, result;
+//! - `adjudication` — optional early draws and wins from engine scores;
+//! - `ballot` — opening ballot files;
+//! - `schedule` — pairings, game pairs and opening order;
+//! - `stats`, `sprt` — Elo, LOS, pentanomial intervals, the SPRT;
+//! - `results`, `report`, `progress` — collecting and showing results;
+//! - `pdn_out` — the PDN record of each game;
+//! - `tournament` — workers, the result loop, stopping;
+//! - `generate` — `tiao openings`.
 
-/// Arguments of `tiao match`.
-#[derive(clap::Args, Debug, Clone)]
-pub struct MatchArgs {}
+pub mod adjudication;
+pub mod arbiter;
+pub mod ballot;
+pub mod cli;
+pub mod generate;
+pub mod pdn_out;
+pub mod player;
+pub mod process;
+pub mod progress;
+pub mod report;
+pub mod results;
+pub mod schedule;
+pub mod spec;
+pub mod sprt;
+pub mod stats;
+pub mod tc;
+pub mod tournament;
 
-/// Run `tiao match`.
-pub fn run(_args: &MatchArgs) -> Result<(), String> {
-    Err("the match runner is not implemented yet".into())
+pub use cli::{MatchArgs, OpeningsArgs};
+
+/// Run `tiao match`: play, print the report on stdout.
+pub fn run(args: &MatchArgs) -> Result<(), String> {
+    let config = cli::match_config(args)?;
+    let outcome = tournament::run_match(&config)?;
+    print!("{}", outcome.report);
+    match outcome.error {
+        Some(e) => Err(e),
+        None => Ok(()),
+    }
 }
 
-/// Arguments of `tiao openings`.
-#[derive(clap::Args, Debug, Clone)]
-pub struct OpeningsArgs {}
-
 /// Run `tiao openings`.
-pub fn run_openings(_args: &OpeningsArgs) -> Result<(), String> {
-    Err("opening generation is not implemented yet".into())
+pub fn run_openings(args: &OpeningsArgs) -> Result<(), String> {
+    generate::run(args)
 }

@@ -1,0 +1,140 @@
+//! The PDN record of each game: the seven-tag roster, `GameType`, `FEN` for
+//! a set-up start, the time control, the opening and how the game ended
+//! (`Termination` in PGN's words, `TerminationDetails` in plain ones).
+//!
+//! Games are appended to the `--pdn` file as they finish (so a match that is
+//! interrupted keeps what it played); `Round` is the game's number in the
+//! schedule, so sorting by it restores the playing order.
+
+use super::arbiter::GameRecord;
+use super::ballot::Opening;
+use super::tc::TimeControl;
+use crate::board::Variant;
+use crate::notation::{PdnGame, write_game};
+use std::fs::File;
+use std::io::{BufWriter, Write};
+use std::path::Path;
+
+/// What the PDN needs besides the game itself.
+pub struct GameInfo<'a> {
+    pub event: &'a str,
+    pub date: &'a str,
+    pub round: u32,
+    pub white: &'a str,
+    pub black: &'a str,
+    pub variant: Variant,
+    /// White's and Black's time controls.
+    pub tc: [TimeControl; 2],
+    pub opening: &'a Opening,
+    /// Where the opening came from (file name), for the `Opening` tags.
+    pub ballot: &'a str,
+}
+
+/// The PDN game of a record.
+pub fn to_pdn(record: &GameRecord, info: &GameInfo) -> PdnGame {
+    let result = record.result.pdn(info.variant);
+    let mut g = PdnGame::default();
+    g.set_tag("Event", info.event);
+    g.set_tag("Site", "tiao match");
+    g.set_tag("Date", info.date);
+    g.set_tag("Round", info.round.to_string());
+    g.set_tag("White", info.white);
+    g.set_tag("Black", info.black);
+    g.set_tag("Result", result);
+    g.set_tag("GameType", info.variant.pdn_game_type_tag());
+    if let Some(fen) = &record.start_fen {
+        g.set_tag("FEN", fen.as_str());
+    }
+    if info.tc[0] == info.tc[1] {
+        g.set_tag("TimeControl", info.tc[0].to_string());
+    } else {
+        g.set_tag("WhiteTimeControl", info.tc[0].to_string());
+        g.set_tag("BlackTimeControl", info.tc[1].to_string());
+    }
+    if info.opening.line > 0 {
+        g.set_tag("Opening", info.opening.text.as_str());
+        g.set_tag(
+            "OpeningSource",
+            format!("{}:{}", info.ballot, info.opening.line),
+        );
+        g.set_tag("OpeningPlies", record.opening_plies.to_string());
+    }
+    g.set_tag("PlyCount", record.moves.len().to_string());
+    g.set_tag("Termination", record.kind.pdn());
+    if !record.detail.is_empty() {
+        g.set_tag("TerminationDetails", record.detail.as_str());
+    }
+    g.moves = record.moves.clone();
+    g.result = Some(result.to_string());
+    g
+}
+
+/// Appends games to a PDN file.
+pub struct PdnWriter {
+    out: BufWriter<File>,
+    games: usize,
+}
+
+impl PdnWriter {
+    /// Create (or truncate) the file.
+    pub fn create(path: &Path) -> Result<PdnWriter, String> {
+        let file = File::create(path)
+            .map_err(|e| format!("cannot create PDN file {}: {e}", path.display()))?;
+        Ok(PdnWriter {
+            out: BufWriter::new(file),
+            games: 0,
+        })
+    }
+
+    /// Write one game and flush, so the file is complete after each game.
+    pub fn write(&mut self, game: &PdnGame) -> std::io::Result<()> {
+        if self.games > 0 {
+            self.out.write_all(b"\n")?;
+        }
+        self.out.write_all(write_game(game).as_bytes())?;
+        self.out.flush()?;
+        self.games += 1;
+        Ok(())
+    }
+}
+
+/// The civil date (year, month, day) of a day count since 1970-01-01, by
+/// Howard Hinnant's `civil_from_days` algorithm (proleptic Gregorian).
+pub fn civil_from_days(days: i64) -> (i64, u32, u32) {
+    let z = days + 719_468;
+    let era = z.div_euclid(146_097);
+    let doe = z.rem_euclid(146_097); // day of era, 0..146096
+    let yoe = (doe - doe / 1460 + doe / 36_524 - doe / 146_096) / 365; // 0..399
+    let doy = doe - (365 * yoe + yoe / 4 - yoe / 100); // 0..365
+    let mp = (5 * doy + 2) / 153; // March-based month, 0..11
+    let day = (doy - (153 * mp + 2) / 5 + 1) as u32;
+    let month = if mp < 10 { mp + 3 } else { mp - 9 } as u32;
+    let year = yoe + era * 400 + i64::from(month <= 2);
+    (year, month, day)
+}
+
+/// Today's date (UTC) as PDN writes it: `YYYY.MM.DD`.
+pub fn today() -> String {
+    match std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH) {
+        Ok(d) => {
+            let (y, m, day) = civil_from_days((d.as_secs() / 86_400) as i64);
+            format!("{y:04}.{m:02}.{day:02}")
+        }
+        Err(_) => "????.??.??".into(),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn civil_dates() {
+        assert_eq!(civil_from_days(0), (1970, 1, 1));
+        // 2000-02-29 is day 11_016; 2024-12-31 is day 20_088.
+        assert_eq!(civil_from_days(11_016), (2000, 2, 29));
+        assert_eq!(civil_from_days(20_088), (2024, 12, 31));
+        assert_eq!(civil_from_days(-1), (1969, 12, 31));
+        assert_eq!(today().len(), 10);
+    }
+}

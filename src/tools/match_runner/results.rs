@@ -1,0 +1,119 @@
+//! Results of one pairing as they come in: the W/D/L and pair tallies, how
+//! games ended, which engine failed how often, and the SPRT's standing.
+//!
+//! Games of a pair may finish in any order relative to other pairs; the
+//! first game's points wait here until its partner arrives, and only then is
+//! the pair counted in the pentanomial tally.
+
+use super::arbiter::{GameRecord, TerminationKind};
+use super::schedule::Pairing;
+use super::sprt::{Decision, Sprt};
+use super::stats::{Estimate, Tally, estimate, format_elo};
+use crate::board::Colour;
+use std::collections::{BTreeMap, HashMap};
+
+/// The SPRT's decision, frozen when a bound was first crossed.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct SprtStop {
+    pub decision: Decision,
+    pub llr: f64,
+    pub pairs: u32,
+}
+
+/// Everything known about one pairing.
+#[derive(Clone, Debug)]
+pub struct PairingResults {
+    pub pairing: Pairing,
+    pub tally: Tally,
+    /// Games by how they ended.
+    pub endings: BTreeMap<TerminationKind, u32>,
+    /// Failures (crash, hang, ...) of the first and of the second engine.
+    pub failures: [BTreeMap<TerminationKind, u32>; 2],
+    /// Half points of pairs waiting for their second game, by the pair's first game number.
+    waiting: HashMap<u32, u8>,
+    pub sprt: Option<Sprt>,
+    pub sprt_stop: Option<SprtStop>,
+}
+
+impl PairingResults {
+    pub fn new(pairing: Pairing, sprt: Option<Sprt>) -> Self {
+        PairingResults {
+            pairing,
+            tally: Tally::default(),
+            endings: BTreeMap::new(),
+            failures: [BTreeMap::new(), BTreeMap::new()],
+            waiting: HashMap::new(),
+            sprt,
+            sprt_stop: None,
+        }
+    }
+
+    /// Count a game of the pair that starts with game `first_game`; the
+    /// first engine played `first_colour`. Returns the SPRT decision if this
+    /// game made the test decide.
+    pub fn add(
+        &mut self,
+        first_game: u32,
+        first_colour: Colour,
+        record: &GameRecord,
+    ) -> Option<SprtStop> {
+        let points = record.result.half_points(first_colour);
+        self.tally.add_game(points);
+        *self.endings.entry(record.kind).or_default() += 1;
+        if let Some(offender) = record.offender {
+            let who = usize::from(offender != first_colour);
+            *self.failures[who].entry(record.kind).or_default() += 1;
+        }
+        match self.waiting.remove(&first_game) {
+            Some(other) => self.tally.add_pair(other + points),
+            None => {
+                self.waiting.insert(first_game, points);
+                return None;
+            }
+        }
+        let sprt = self.sprt?;
+        if self.sprt_stop.is_some() {
+            return None;
+        }
+        let llr = sprt.llr(&self.tally.pairs);
+        let decision = sprt.decide(llr, self.tally.pair_count());
+        if decision == Decision::Continue {
+            return None;
+        }
+        let stop = SprtStop {
+            decision,
+            llr,
+            pairs: self.tally.pair_count(),
+        };
+        self.sprt_stop = Some(stop);
+        Some(stop)
+    }
+
+    pub fn estimate(&self) -> Option<Estimate> {
+        estimate(&self.tally)
+    }
+
+    /// The current LLR, if there is a test.
+    pub fn llr(&self) -> Option<f64> {
+        self.sprt.map(|s| s.llr(&self.tally.pairs))
+    }
+
+    /// A one-line summary for the progress bar.
+    pub fn status(&self) -> String {
+        let t = &self.tally;
+        let mut s = format!("W {} D {} L {}", t.wins, t.draws, t.losses);
+        if let Some(e) = self.estimate() {
+            let half = (e.elo_high - e.elo_low) / 2.0;
+            if half.is_finite() && e.std_error > 0.0 {
+                s.push_str(&format!("  Elo {} ±{:.1}", format_elo(e.elo), half));
+            } else {
+                s.push_str(&format!("  Elo {}", format_elo(e.elo)));
+            }
+        }
+        if let (Some(sprt), Some(llr)) = (self.sprt, self.llr()) {
+            let (lo, hi) = sprt.bounds();
+            s.push_str(&format!("  LLR {llr:.2} [{lo:.2}, {hi:.2}]"));
+        }
+        s
+    }
+}

@@ -1,0 +1,408 @@
+//! Running a match: check the engines, schedule the game pairs, play them on
+//! `concurrency` worker threads, and collect the results on the main thread
+//! (tallies, PDN, progress, the SPRT's stop) until all work is done.
+//!
+//! Each worker owns its engine processes, so no process is ever shared
+//! between games at the same time. Results travel over a channel; only the
+//! main thread writes the PDN and the display, so their order is simple.
+
+use super::adjudication::Adjudication;
+use super::arbiter::{GameConfig, GameRecord, play_game};
+use super::ballot::Ballot;
+use super::pdn_out::{GameInfo, PdnWriter, to_pdn, today};
+use super::player::Player;
+use super::process::EngineProcess;
+use super::progress::Progress;
+use super::report::{Heading, render};
+use super::results::PairingResults;
+use super::schedule::{Format, PairJob, Pairing, opening_order, pairings, schedule};
+use super::spec::EngineSpec;
+use super::sprt::Sprt;
+use super::tc::TimeControl;
+use crate::board::{Colour, Variant};
+use std::collections::{HashMap, VecDeque};
+use std::path::PathBuf;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::mpsc::{Sender, channel};
+use std::sync::{Arc, Mutex};
+use std::time::{Duration, Instant};
+
+/// Starts of one engine that may fail in a row before the match is given up.
+const MAX_FAILED_STARTS: u32 = 3;
+
+/// Everything a match needs, checked.
+#[derive(Clone, Debug)]
+pub struct MatchConfig {
+    pub engines: Vec<EngineSpec>,
+    pub variant: Variant,
+    pub tc: TimeControl,
+    /// Games per pairing (even: openings are played in pairs).
+    pub games: u32,
+    pub concurrency: usize,
+    pub ballot: Ballot,
+    /// Shuffle the openings with this seed.
+    pub shuffle: Option<u64>,
+    pub pdn: Option<PathBuf>,
+    pub sprt: Option<Sprt>,
+    pub adjudication: Adjudication,
+    pub format: Format,
+    pub margin: Duration,
+    pub move_timeout: Duration,
+    pub start_timeout: Duration,
+    pub event: String,
+    pub quiet: bool,
+}
+
+/// What a finished match hands back.
+pub struct MatchOutcome {
+    pub names: Vec<String>,
+    pub pairings: Vec<PairingResults>,
+    pub report: String,
+    /// Set when the match had to stop (an engine that cannot be started,
+    /// a PDN file that cannot be written).
+    pub error: Option<String>,
+}
+
+enum Message {
+    Game {
+        job: PairJob,
+        /// 0: the first engine has White; 1: colours swapped.
+        second_game: bool,
+        record: GameRecord,
+    },
+    Fatal(String),
+}
+
+/// Start each engine once, to check it works before any game, and learn
+/// the names they give themselves.
+fn probe(cfg: &MatchConfig) -> Result<Vec<String>, String> {
+    let mut names = Vec::with_capacity(cfg.engines.len());
+    for spec in &cfg.engines {
+        let p = EngineProcess::start(spec, cfg.variant, cfg.start_timeout)
+            .map_err(|e| e.to_string())?;
+        let name = spec
+            .name
+            .clone()
+            .or_else(|| p.id_name.clone().filter(|n| !n.trim().is_empty()))
+            .unwrap_or_else(|| spec.label());
+        names.push(name);
+        p.quit();
+    }
+    // Names must tell the engines apart in tables and PDN.
+    let original = names.clone();
+    for (i, name) in names.iter_mut().enumerate() {
+        if original.iter().filter(|n| *n == name).count() > 1 {
+            *name = format!("{name}-{}", i + 1);
+        }
+    }
+    Ok(names)
+}
+
+/// What the workers share.
+struct Shared<'a> {
+    cfg: &'a MatchConfig,
+    names: &'a [String],
+    pairings: &'a [Pairing],
+    specs: Vec<Arc<EngineSpec>>,
+    queue: Mutex<VecDeque<PairJob>>,
+    /// No new pairs (the SPRT decided, or a fatal error).
+    stop: AtomicBool,
+    /// No new games at all, not even the second of a pair.
+    fatal: AtomicBool,
+}
+
+impl Shared<'_> {
+    fn tc_of(&self, engine: usize) -> TimeControl {
+        self.cfg.engines[engine].tc.unwrap_or(self.cfg.tc)
+    }
+
+    fn next_job(&self) -> Option<PairJob> {
+        if self.stop.load(Ordering::Acquire) {
+            return None;
+        }
+        self.queue.lock().ok()?.pop_front()
+    }
+}
+
+/// One worker: take pairs off the queue and play them; returns how often
+/// it restarted each engine.
+fn worker(shared: &Shared, tx: Sender<Message>) -> Vec<u32> {
+    let cfg = shared.cfg;
+    let mut restarts = vec![0; cfg.engines.len()];
+    let mut players: HashMap<usize, Player> = HashMap::new();
+    let retire = |p: &mut Player, restarts: &mut Vec<u32>| {
+        restarts[p.index] += p.restarts;
+        p.close();
+    };
+    'jobs: while let Some(job) = shared.next_job() {
+        let pairing = shared.pairings[job.pairing];
+        // Keep only this pair's engines running.
+        let idle: Vec<usize> = players
+            .keys()
+            .copied()
+            .filter(|&i| i != pairing.first && i != pairing.second)
+            .collect();
+        for i in idle {
+            if let Some(mut p) = players.remove(&i) {
+                retire(&mut p, &mut restarts);
+            }
+        }
+        let opening = &cfg.ballot.openings[job.opening];
+        for second_game in [false, true] {
+            if shared.fatal.load(Ordering::Acquire) {
+                break 'jobs;
+            }
+            let (w, b) = if second_game {
+                (pairing.second, pairing.first)
+            } else {
+                (pairing.first, pairing.second)
+            };
+            let mut take = |i: usize| {
+                players.remove(&i).unwrap_or_else(|| {
+                    Player::new(
+                        i,
+                        shared.names[i].clone(),
+                        shared.specs[i].clone(),
+                        cfg.variant,
+                        cfg.start_timeout,
+                    )
+                })
+            };
+            let mut white = take(w);
+            let mut black = take(b);
+            let game_cfg = GameConfig {
+                variant: cfg.variant,
+                tc: [shared.tc_of(w), shared.tc_of(b)],
+                margin: cfg.margin,
+                move_timeout: cfg.move_timeout,
+                sync_timeout: cfg.start_timeout,
+                adjudication: cfg.adjudication,
+            };
+            let played = play_game(&mut white, &mut black, opening, &game_cfg);
+            let hopeless = [&white, &black]
+                .into_iter()
+                .find(|p| p.failed_starts >= MAX_FAILED_STARTS)
+                .map(|p| p.name.clone());
+            players.insert(w, white);
+            players.insert(b, black);
+            match played {
+                Ok(record) => {
+                    let detail = record.detail.clone();
+                    let _ = tx.send(Message::Game {
+                        job,
+                        second_game,
+                        record,
+                    });
+                    if let Some(name) = hopeless {
+                        let _ = tx.send(Message::Fatal(format!(
+                            "engine {name} failed to start {MAX_FAILED_STARTS} times in a row; \
+                             the match is stopped ({detail})"
+                        )));
+                        break 'jobs;
+                    }
+                }
+                Err(e) => {
+                    let _ = tx.send(Message::Fatal(format!(
+                        "opening at line {} of {}: {e}",
+                        opening.line, cfg.ballot.source
+                    )));
+                    break 'jobs;
+                }
+            }
+        }
+    }
+    for (_, mut p) in players.drain() {
+        retire(&mut p, &mut restarts);
+    }
+    restarts
+}
+
+/// Play the match.
+pub fn run_match(cfg: &MatchConfig) -> Result<MatchOutcome, String> {
+    cfg.ballot.check(cfg.variant)?;
+    let names = probe(cfg)?;
+    let pairings = pairings(cfg.engines.len(), cfg.format);
+    let order = opening_order(cfg.ballot.openings.len(), cfg.shuffle);
+    let pairs_per_pairing = (cfg.games as usize).div_ceil(2);
+    let jobs = schedule(pairings.len(), pairs_per_pairing, &order);
+    let total_games = 2 * jobs.len() as u64;
+    let mut pdn = cfg.pdn.as_deref().map(PdnWriter::create).transpose()?;
+    let date = today();
+    let mut results: Vec<PairingResults> = pairings
+        .iter()
+        .map(|&p| PairingResults::new(p, cfg.sprt))
+        .collect();
+    let shared = Shared {
+        cfg,
+        names: &names,
+        pairings: &pairings,
+        specs: cfg.engines.iter().cloned().map(Arc::new).collect(),
+        queue: Mutex::new(jobs.into_iter().collect()),
+        stop: AtomicBool::new(false),
+        fatal: AtomicBool::new(false),
+    };
+    let workers = cfg.concurrency.clamp(1, (total_games as usize / 2).max(1));
+    let mut progress = Progress::new(total_games, "games", cfg.quiet);
+    let started = Instant::now();
+    let mut error: Option<String> = None;
+    let mut played = 0u32;
+    let mut scheduled = total_games;
+    let mut restarts = vec![0u32; cfg.engines.len()];
+
+    std::thread::scope(|scope| {
+        let (tx, rx) = channel();
+        let handles: Vec<_> = (0..workers)
+            .map(|i| {
+                let tx = tx.clone();
+                let shared = &shared;
+                std::thread::Builder::new()
+                    .name(format!("match-worker-{i}"))
+                    .spawn_scoped(scope, move || worker(shared, tx))
+            })
+            .collect();
+        drop(tx);
+        if handles.iter().any(Result::is_err) {
+            error = Some("cannot start the worker threads".into());
+            shared.fatal.store(true, Ordering::Release);
+            shared.stop.store(true, Ordering::Release);
+        }
+        for msg in rx {
+            match msg {
+                Message::Fatal(e) => {
+                    progress.note(&format!("match stopped: {e}"));
+                    error.get_or_insert(e);
+                    shared.fatal.store(true, Ordering::Release);
+                    shared.stop.store(true, Ordering::Release);
+                }
+                Message::Game {
+                    job,
+                    second_game,
+                    record,
+                } => {
+                    played += 1;
+                    let pairing = pairings[job.pairing];
+                    let (w, b) = if second_game {
+                        (pairing.second, pairing.first)
+                    } else {
+                        (pairing.first, pairing.second)
+                    };
+                    let round = job.first_game + u32::from(second_game);
+                    if record.kind.is_failure() {
+                        progress.note(&format!("game {round}: {}", record.detail));
+                    }
+                    if let Some(writer) = pdn.as_mut() {
+                        let info = GameInfo {
+                            event: &cfg.event,
+                            date: &date,
+                            round,
+                            white: &names[w],
+                            black: &names[b],
+                            variant: cfg.variant,
+                            tc: [shared.tc_of(w), shared.tc_of(b)],
+                            opening: &cfg.ballot.openings[job.opening],
+                            ballot: &cfg.ballot.source,
+                        };
+                        if let Err(e) = writer.write(&to_pdn(&record, &info)) {
+                            let e = format!("cannot write the PDN file: {e}");
+                            progress.note(&e);
+                            error.get_or_insert(e);
+                            shared.fatal.store(true, Ordering::Release);
+                            shared.stop.store(true, Ordering::Release);
+                        }
+                    }
+                    let first_colour = if second_game {
+                        Colour::Black
+                    } else {
+                        Colour::White
+                    };
+                    let r = &mut results[job.pairing];
+                    if let Some(stop) = r.add(job.first_game, first_colour, &record) {
+                        progress.note(&format!(
+                            "SPRT: {} after {} pairs (LLR {:.2}); finishing the games under way",
+                            stop.decision.describe(),
+                            stop.pairs,
+                            stop.llr
+                        ));
+                        shared.stop.store(true, Ordering::Release);
+                    }
+                    if shared.stop.load(Ordering::Acquire) {
+                        // Nothing more will start: count only what is under way.
+                        if let Ok(mut q) = shared.queue.lock()
+                            && !q.is_empty()
+                        {
+                            scheduled -= 2 * q.len() as u64;
+                            q.clear();
+                            progress.set_total(scheduled);
+                        }
+                    }
+                    let status = if results.len() == 1 {
+                        results[0].status()
+                    } else {
+                        format!(
+                            "{} vs {}: {}",
+                            names[pairing.first],
+                            names[pairing.second],
+                            results[job.pairing].status()
+                        )
+                    };
+                    progress.advance(&status);
+                }
+            }
+        }
+        for h in handles.into_iter().flatten() {
+            match h.join() {
+                Ok(r) => {
+                    for (total, n) in restarts.iter_mut().zip(r) {
+                        *total += n;
+                    }
+                }
+                Err(_) => {
+                    error.get_or_insert("a match worker failed".into());
+                }
+            }
+        }
+    });
+    progress.finish();
+
+    let tcs: Vec<String> = (0..cfg.engines.len())
+        .map(|i| shared.tc_of(i).to_string())
+        .collect();
+    let tc_text = if tcs.iter().all(|t| *t == tcs[0]) {
+        tcs[0].clone()
+    } else {
+        names
+            .iter()
+            .zip(&tcs)
+            .map(|(n, t)| format!("{n} {t}"))
+            .collect::<Vec<_>>()
+            .join(", ")
+    };
+    let heading = Heading {
+        names: &names,
+        description: format!(
+            "{}, {}, tc {tc_text}, openings {} ({})",
+            cfg.format.name(),
+            cfg.variant,
+            cfg.ballot.source,
+            plural_openings(cfg.ballot.openings.len())
+        ),
+        games: played,
+        seconds: started.elapsed().as_secs_f64(),
+        restarts: &restarts,
+    };
+    let report = render(&heading, &results);
+    Ok(MatchOutcome {
+        names,
+        pairings: results,
+        report,
+        error,
+    })
+}
+
+fn plural_openings(n: usize) -> String {
+    if n == 1 {
+        "1 opening".into()
+    } else {
+        format!("{n} openings")
+    }
+}

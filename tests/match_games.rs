@@ -1,0 +1,479 @@
+//! Real matches of Tiao against Tiao through `tiao match`, at tiny node
+//! limits: the tallies in the table agree with the PDN, the PDN reads back,
+//! every game replays legally from its start, ends exactly where the rules
+//! (replayed here with the board's own `Game`) say it ends, and opening
+//! pairs swap colours. Also the SPRT's early stop, adjudication, FEN
+//! openings, `tiao openings`, and the command-line checks.
+
+use std::collections::BTreeSet;
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output};
+use tiao::board::{Colour, Game, International, Outcome, Rules, Russian};
+use tiao::notation::{PdnGame, parse_pdn, replay};
+use tiao::tools::match_runner::ballot::Ballot;
+
+const TIAO: &str = env!("CARGO_BIN_EXE_tiao");
+
+fn tmp(name: &str) -> PathBuf {
+    Path::new(env!("CARGO_TARGET_TMPDIR")).join(name)
+}
+
+fn tiao_engine(name: &str) -> Vec<String> {
+    vec![
+        "--engine".into(),
+        format!("name={name}"),
+        format!("cmd='{TIAO}' hub"),
+        "option.hash=8".into(),
+    ]
+}
+
+fn run(args: &[String]) -> Output {
+    Command::new(TIAO).args(args).output().expect("tiao runs")
+}
+
+fn strings(args: &[&str]) -> Vec<String> {
+    args.iter().map(|s| s.to_string()).collect()
+}
+
+fn read_games(path: &Path) -> Vec<PdnGame> {
+    let text = std::fs::read_to_string(path).expect("PDN written");
+    parse_pdn(&text)
+        .into_iter()
+        .map(|g| g.expect("the PDN reads back"))
+        .collect()
+}
+
+/// W, D, L of the table row that starts with `label`.
+fn table_row(stdout: &str, label: &str) -> [u32; 4] {
+    let row = stdout
+        .lines()
+        .find(|l| l.starts_with(label))
+        .unwrap_or_else(|| panic!("no row {label} in {stdout}"));
+    let cells: Vec<u32> = row
+        .split_whitespace()
+        .skip(label.split_whitespace().count())
+        .take(4)
+        .map(|c| c.parse().expect("a count"))
+        .collect();
+    [cells[0], cells[1], cells[2], cells[3]]
+}
+
+/// Replay a game with the board's own rules: every move legal, the game not
+/// over before its last move, and over after it with the recorded result.
+fn check_game<R: Rules>(g: &PdnGame, results: [&str; 3]) {
+    let r = replay::<R>(g).unwrap_or_else(|e| panic!("{e}: {g:?}"));
+    let start = *r.start().expect("start");
+    let mut game = Game::new(start);
+    for mv in &r.moves {
+        assert_eq!(
+            game.outcome(),
+            None,
+            "the game went on after its end: {g:?}"
+        );
+        game.play(*mv);
+    }
+    let expected = match game.outcome() {
+        Some(Outcome::Win(Colour::White)) => results[0],
+        Some(Outcome::Win(Colour::Black)) => results[1],
+        Some(Outcome::Draw(_)) => results[2],
+        None => panic!("game ended before the rules ended it: {g:?}"),
+    };
+    assert_eq!(g.tag("Result"), Some(expected), "{g:?}");
+    assert_eq!(g.result.as_deref(), Some(expected));
+    assert_eq!(g.tag("Termination"), Some("normal"));
+    assert_eq!(g.tag("PlyCount"), Some(r.moves.len().to_string().as_str()));
+}
+
+/// Points of `name` (in half points) from a game's result.
+fn half_points(g: &PdnGame, name: &str) -> u32 {
+    let white = g.tag("White") == Some(name);
+    match (g.tag("Result").unwrap_or(""), white) {
+        ("2-0" | "1-0", true) | ("0-2" | "0-1", false) => 2,
+        ("1-1" | "1/2-1/2", _) => 1,
+        _ => 0,
+    }
+}
+
+#[test]
+fn a_self_play_match_is_consistent_and_legal() {
+    let pdn = tmp("selfplay.pdn");
+    let mut args = strings(&["match", "--quiet"]);
+    args.extend(tiao_engine("alpha"));
+    args.extend(tiao_engine("beta"));
+    args.extend(strings(&[
+        "--games",
+        "20",
+        "--tc",
+        "nodes=400",
+        "--concurrency",
+        "2",
+        "--pdn",
+    ]));
+    args.push(pdn.display().to_string());
+    let out = run(&args);
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    assert!(
+        out.status.success(),
+        "{stdout}{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let games = read_games(&pdn);
+    assert_eq!(games.len(), 20);
+    let rounds: BTreeSet<u32> = games
+        .iter()
+        .map(|g| g.tag("Round").and_then(|r| r.parse().ok()).expect("Round"))
+        .collect();
+    assert_eq!(rounds, (1..=20).collect());
+    for g in &games {
+        check_game::<International>(g, ["2-0", "0-2", "1-1"]);
+        assert!(g.tag("GameType").is_some_and(|t| t.starts_with("20,")));
+        assert_eq!(g.tag("TimeControl"), Some("nodes=400"));
+        assert!(
+            g.tag("OpeningSource")
+                .is_some_and(|s| s.starts_with("built-in openings/international-3move.txt:"))
+        );
+        // The opening's moves start the game, as the ballot writes them.
+        let opening: Vec<&str> = g.tag("Opening").expect("Opening").split(' ').collect();
+        assert_eq!(
+            g.tag("OpeningPlies"),
+            Some(opening.len().to_string().as_str())
+        );
+        let played: Vec<&str> = g.moves.iter().map(String::as_str).collect();
+        assert_eq!(&played[..opening.len()], &opening[..]);
+        let (w, b) = (g.tag("White"), g.tag("Black"));
+        assert!(matches!(
+            (w, b),
+            (Some("alpha"), Some("beta")) | (Some("beta"), Some("alpha"))
+        ));
+    }
+    // Games 2k−1 and 2k are one opening with colours swapped.
+    let by_round = |n: u32| {
+        games
+            .iter()
+            .find(|g| g.tag("Round") == Some(n.to_string().as_str()))
+            .expect("round")
+    };
+    for k in 1..=10 {
+        let (a, b) = (by_round(2 * k - 1), by_round(2 * k));
+        assert_eq!(a.tag("Opening"), b.tag("Opening"));
+        assert_eq!(a.tag("White"), b.tag("Black"));
+        assert_eq!(a.tag("White"), Some("alpha"));
+    }
+    // The table agrees with the games.
+    let [n, w, d, l] = table_row(&stdout, "alpha vs beta");
+    let points: Vec<u32> = games.iter().map(|g| half_points(g, "alpha")).collect();
+    assert_eq!(n, 20);
+    assert_eq!(w, points.iter().filter(|&&p| p == 2).count() as u32);
+    assert_eq!(d, points.iter().filter(|&&p| p == 1).count() as u32);
+    assert_eq!(l, points.iter().filter(|&&p| p == 0).count() as u32);
+    assert!(stdout.contains("Elo from 10 game pairs"), "{stdout}");
+    assert!(
+        stdout.contains(&format!("endings: by the rules {n}")),
+        "{stdout}"
+    );
+}
+
+#[test]
+fn a_russian_match_writes_russian_pdn() {
+    let pdn = tmp("russian.pdn");
+    let mut args = strings(&["match", "--quiet", "--variant", "russian"]);
+    args.extend(tiao_engine("r1"));
+    args.extend(tiao_engine("r2"));
+    args.extend(strings(&["--games", "4", "--tc", "nodes=300", "--pdn"]));
+    args.push(pdn.display().to_string());
+    let out = run(&args);
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let games = read_games(&pdn);
+    assert_eq!(games.len(), 4);
+    for g in &games {
+        assert_eq!(g.tag("GameType"), Some("25,W,8,8,A0,0"));
+        check_game::<Russian>(g, ["1-0", "0-1", "1/2-1/2"]);
+        // Russian players write algebraic squares.
+        assert!(
+            g.moves[0].starts_with(|c: char| c.is_ascii_lowercase()),
+            "{g:?}"
+        );
+    }
+}
+
+#[test]
+fn the_sprt_stops_a_lopsided_match_early() {
+    let pdn = tmp("sprt.pdn");
+    let mut args = strings(&["match", "--quiet"]);
+    let mut strong = tiao_engine("strong");
+    strong.push("tc=nodes=3000".into());
+    let mut weak = tiao_engine("weak");
+    weak.push("tc=depth=1".into());
+    args.extend(strong);
+    args.extend(weak);
+    args.extend(strings(&[
+        "--games",
+        "300",
+        "--sprt",
+        "elo0=0",
+        "elo1=100",
+        "--concurrency",
+        "2",
+        "--pdn",
+    ]));
+    args.push(pdn.display().to_string());
+    let out = run(&args);
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    assert!(out.status.success(), "{stdout}");
+    assert!(stdout.contains("H1 accepted"), "{stdout}");
+    let [n, ..] = table_row(&stdout, "strong vs weak");
+    assert!((20..300).contains(&n), "{stdout}");
+    let games = read_games(&pdn);
+    assert_eq!(games.len() as u32, n);
+    assert_eq!(games.len() % 2, 0, "pairs under way were finished");
+    assert!(games.iter().all(|g| g.tag("WhiteTimeControl").is_some()));
+}
+
+#[test]
+fn round_robin_and_gauntlet_pairings() {
+    // The third engine is started from its own directory with a relative
+    // command, as Hub GUIs start engines.
+    let exe = Path::new(TIAO);
+    let dir = exe.parent().expect("directory").display().to_string();
+    let file = exe
+        .file_name()
+        .expect("name")
+        .to_string_lossy()
+        .into_owned();
+    let third = vec![
+        "--engine".to_string(),
+        "name=c".into(),
+        format!("cmd=./{file} hub"),
+        format!("dir={dir}"),
+    ];
+    for (flag, rows) in [
+        ("--round-robin", vec!["a vs b", "a vs c", "b vs c"]),
+        ("--gauntlet", vec!["a vs b", "a vs c"]),
+    ] {
+        let pdn = tmp(&format!("pairings{flag}.pdn"));
+        let mut args = strings(&["match", "--quiet", flag]);
+        args.extend(tiao_engine("a"));
+        args.extend(tiao_engine("b"));
+        args.extend(third.clone());
+        args.extend(strings(&["--games", "2", "--tc", "nodes=200", "--pdn"]));
+        args.push(pdn.display().to_string());
+        let out = run(&args);
+        let stdout = String::from_utf8_lossy(&out.stdout);
+        assert!(
+            out.status.success(),
+            "{stdout}{}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+        for row in &rows {
+            assert_eq!(table_row(&stdout, row)[0], 2, "{stdout}");
+        }
+        assert!(!stdout.contains("b vs c") || flag == "--round-robin");
+        let games = read_games(&pdn);
+        assert_eq!(games.len(), 2 * rows.len());
+        for g in &games {
+            check_game::<International>(g, ["2-0", "0-2", "1-1"]);
+        }
+    }
+}
+
+#[test]
+fn draw_adjudication_ends_games_early() {
+    let pdn = tmp("adjudicated.pdn");
+    let mut args = strings(&["match", "--quiet"]);
+    args.extend(tiao_engine("a"));
+    args.extend(tiao_engine("b"));
+    args.extend(strings(&[
+        "--games",
+        "2",
+        "--tc",
+        "nodes=300",
+        "--adjudicate-draw",
+        "moves=2",
+        "score=50",
+        "after=1",
+        "--pdn",
+    ]));
+    args.push(pdn.display().to_string());
+    let out = run(&args);
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    for g in read_games(&pdn) {
+        assert_eq!(g.tag("Termination"), Some("adjudication"));
+        assert_eq!(g.tag("Result"), Some("1-1"));
+        replay::<International>(&g).expect("legal");
+        assert!(g.moves.len() <= 3 + 6, "{g:?}");
+    }
+}
+
+#[test]
+fn fen_openings_from_a_file() {
+    let ballot = tmp("fen-ballot.txt");
+    // A position after 1. 32-28 19-23 2. 28x19 14x23, then one more move.
+    std::fs::write(
+        &ballot,
+        "# variant: international\n\
+         W:W31,33-50:B1-13,15-18,20,23 33-28\n",
+    )
+    .expect("write ballot");
+    let pdn = tmp("fen-games.pdn");
+    let mut args = strings(&["match", "--quiet", "--openings"]);
+    args.push(ballot.display().to_string());
+    args.extend(tiao_engine("a"));
+    args.extend(tiao_engine("b"));
+    args.extend(strings(&["--games", "2", "--tc", "nodes=200", "--pdn"]));
+    args.push(pdn.display().to_string());
+    let out = run(&args);
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    for g in read_games(&pdn) {
+        assert!(g.tag("FEN").is_some_and(|f| f.starts_with("W:")), "{g:?}");
+        assert_eq!(g.moves[0], "33-28");
+        check_game::<International>(&g, ["2-0", "0-2", "1-1"]);
+    }
+}
+
+#[test]
+fn every_shipped_ballot_is_sound() {
+    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("openings");
+    let mut files = 0;
+    for entry in std::fs::read_dir(&dir).expect("openings/") {
+        let path = entry.expect("entry").path();
+        if path.extension().and_then(|e| e.to_str()) != Some("txt") {
+            continue;
+        }
+        let ballot = Ballot::load(&path).expect("reads");
+        let variant = ballot.variant.expect("a variant header");
+        ballot.check(variant).expect("every opening plays");
+        let plies: usize = std::fs::read_to_string(&path)
+            .expect("text")
+            .lines()
+            .find_map(|l| l.strip_prefix("# plies: "))
+            .and_then(|n| n.trim().parse().ok())
+            .expect("a plies header");
+        assert!(ballot.openings.iter().all(|o| o.moves.len() == plies));
+        files += 1;
+    }
+    assert!(files >= 4);
+}
+
+#[test]
+fn tiao_openings_writes_a_reproducible_ballot() {
+    let a = tmp("gen-a.txt");
+    let b = tmp("gen-b.txt");
+    for (path, threads) in [(&a, "2"), (&b, "1")] {
+        let out = Command::new(TIAO)
+            .args([
+                "openings",
+                "--quiet",
+                "--variant",
+                "russian",
+                "--plies",
+                "2",
+            ])
+            .args([
+                "--depth",
+                "5",
+                "--margin",
+                "0.5",
+                "--threads",
+                threads,
+                "-o",
+            ])
+            .arg(path)
+            .output()
+            .expect("tiao openings runs");
+        assert!(
+            out.status.success(),
+            "{}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+    }
+    let text = std::fs::read_to_string(&a).expect("written");
+    assert_eq!(text, std::fs::read_to_string(&b).expect("written"));
+    assert!(text.contains("# variant: russian\n# plies: 2\n# depth: 5\n# margin: 0.50\n"));
+    assert!(text.contains("# command: tiao openings --variant russian --plies 2 --depth 5"));
+    let ballot = Ballot::parse(&text, "gen").expect("a ballot");
+    assert_eq!(ballot.variant, Some(tiao::board::Variant::Russian));
+    // 7 × 7 two-ply openings, all distinct; those within 0.50 men kept.
+    assert!(!ballot.openings.is_empty() && ballot.openings.len() <= 49);
+    assert!(ballot.openings.iter().all(|o| o.moves.len() == 2));
+    ballot
+        .check(tiao::board::Variant::Russian)
+        .expect("all playable");
+}
+
+#[test]
+fn command_line_mistakes_are_explained() {
+    let cases: Vec<(Vec<String>, &str)> = vec![
+        (
+            [strings(&["match"]), tiao_engine("a")].concat(),
+            "at least two engines",
+        ),
+        (
+            [
+                strings(&["match", "--tc", "fast"]),
+                tiao_engine("a"),
+                tiao_engine("b"),
+            ]
+            .concat(),
+            "bad time control 'fast'",
+        ),
+        (
+            [
+                strings(&["match", "--sprt", "elo0=0", "elo1=5"]),
+                tiao_engine("a"),
+                tiao_engine("b"),
+                tiao_engine("c"),
+            ]
+            .concat(),
+            "--sprt compares two engines",
+        ),
+        (
+            [
+                strings(&["match", "--variant", "russian", "--openings"]),
+                vec![format!(
+                    "{}/openings/international-3move.txt",
+                    env!("CARGO_MANIFEST_DIR")
+                )],
+                tiao_engine("a"),
+                tiao_engine("b"),
+            ]
+            .concat(),
+            "use --variant international",
+        ),
+        (
+            [
+                strings(&["match", "--engine", "name=x", "path=/bin/x"]),
+                tiao_engine("b"),
+            ]
+            .concat(),
+            "unknown key 'path'",
+        ),
+        (
+            [
+                strings(&["match", "--tc", "nodes=100"]),
+                tiao_engine("a"),
+                tiao_engine("b"),
+                strings(&["option.nonsense=1"]),
+            ]
+            .concat(),
+            "refused its settings",
+        ),
+    ];
+    for (args, expected) in cases {
+        let out = run(&args);
+        let stderr = String::from_utf8_lossy(&out.stderr);
+        assert!(!out.status.success(), "{args:?} should fail");
+        assert!(stderr.contains(expected), "{args:?}: {stderr}");
+    }
+}
