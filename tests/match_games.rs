@@ -403,12 +403,19 @@ fn tiao_openings_writes_a_reproducible_ballot() {
     assert!(text.contains("# variant: russian\n# plies: 2\n# depth: 5\n# margin: 0.50\n"));
     assert!(text.contains("# command: tiao openings --variant russian --plies 2 --depth 5"));
     let ballot = Ballot::parse(&text, "gen").expect("a ballot");
-    assert_eq!(ballot.variant, Some(tiao::board::Variant::Russian));
+    assert_eq!(
+        ballot.variant,
+        Some(tiao::engine::GameKind::Draughts(
+            tiao::board::Variant::Russian
+        ))
+    );
     // 7 × 7 two-ply openings, all distinct; those within 0.50 men kept.
     assert!(!ballot.openings.is_empty() && ballot.openings.len() <= 49);
     assert!(ballot.openings.iter().all(|o| o.moves.len() == 2));
     ballot
-        .check(tiao::board::Variant::Russian)
+        .check(tiao::engine::GameKind::Draughts(
+            tiao::board::Variant::Russian,
+        ))
         .expect("all playable");
 }
 

@@ -1,8 +1,9 @@
 //! Gewu with throws (塞戏) as a [`Session`]. A turn is a throw and a move,
 //! written `hei:5-9` (`wu:pass` for a lost turn). The throw of the side to
-//! move may be part of the position (`W:WWWWW.........BBBBB:Thei`) — that is
-//! how an arbiter tells the engine what was thrown; without one, the engine
-//! throws for itself when asked to move. The search is the expectimax of
+//! move may be part of the position (`W:WWWWW.........BBBBB:Thei`), or come
+//! as a bare throw among the moves (`moves="hei:5-8 bai"`) — that is how an
+//! arbiter tells the engine what was thrown; without one, the engine throws
+//! for itself when asked to move. The search is the expectimax of
 //! `gewu::Expectimax`, with chance nodes for the throws.
 
 use super::{EvalTerm, GameKind, MoveReading, PerftLine, Session};
@@ -157,6 +158,17 @@ impl Session for GewuDiceSession {
     }
 
     fn play(&mut self, text: &str, _reading: MoveReading) -> Result<String, MoveError> {
+        // A bare throw (`hei`) is the arbiter saying what the side to move threw.
+        if let Ok(throw) = parse_throw(text.trim()) {
+            if self.result().is_some() {
+                return Err(MoveError::Illegal {
+                    text: text.into(),
+                    reason: "the game is over".into(),
+                });
+            }
+            self.throw = Some(throw);
+            return Ok(throw.name().to_string());
+        }
         let (throw, mv) = self.read(text)?;
         let next = self.current().play(&mv);
         self.positions.push(next);

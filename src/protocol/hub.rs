@@ -41,6 +41,10 @@ const VARIANTS: &[&str] = &[
     "brazilian",
     "russian",
     "canadian",
+    "halma8",
+    "halma10",
+    "gewu",
+    "gewu-dice",
 ];
 
 const PARAMS: &[Param] = &[

@@ -13,7 +13,8 @@ use super::adjudication::{Adjudication, ScoreTrack, Verdict};
 use super::ballot::Opening;
 use super::player::Player;
 use super::tc::{Clock, TimeControl, format_seconds};
-use crate::board::{Colour, Outcome, Variant};
+use crate::board::{Colour, Variant};
+use crate::engine::GameKind;
 use crate::engine::MoveReading;
 use crate::notation::{MoveError, MoveFormat};
 use crate::protocol::hubline::{format_line, parse_line};
@@ -81,9 +82,11 @@ pub enum GameResult {
 }
 
 impl GameResult {
-    /// The PDN result token for `variant`.
-    pub fn pdn(self, variant: Variant) -> &'static str {
-        match (self, variant.international_results()) {
+    /// The PDN result token for `game` (international style for
+    /// international and Canadian draughts, `1-0` style for the rest).
+    pub fn pdn(self, game: GameKind) -> &'static str {
+        let international = game.variant().is_some_and(Variant::international_results);
+        match (self, international) {
             (GameResult::Win(Colour::White), true) => "2-0",
             (GameResult::Win(Colour::Black), true) => "0-2",
             (GameResult::Draw, true) => "1-1",
@@ -123,7 +126,7 @@ pub struct GameRecord {
 /// The settings every game of a pairing shares.
 #[derive(Clone, Debug)]
 pub struct GameConfig {
-    pub variant: Variant,
+    pub variant: GameKind,
     /// Time controls of White and Black.
     pub tc: [TimeControl; 2],
     /// Latency forgiven before a move counts as over time.
@@ -145,14 +148,6 @@ struct Failure {
 struct Reply {
     mv: String,
     score: Option<f64>,
-}
-
-/// `White` or `Black`, as a sentence starts.
-fn side_name(c: Colour) -> &'static str {
-    match c {
-        Colour::White => "White",
-        Colour::Black => "Black",
-    }
 }
 
 fn index(c: Colour) -> usize {
@@ -287,7 +282,11 @@ pub fn play_game(
     let mut session = setup.session;
     let start_hub = setup.start_hub;
     let mut hub_moves = setup.hub_moves;
-    let pdn_format = MoveFormat::pdn_for(cfg.variant);
+    // Games other than draughts write their own notation whatever the format.
+    let pdn_format = MoveFormat::pdn_for(cfg.variant.variant().unwrap_or(Variant::International));
+    // Gewu with throws: the arbiter throws, the same sequence for both games
+    // of an opening pair (seeded by the opening), and tells the engine.
+    let mut dice = Dice::new(opening.line as u64 ^ hash_text(&start_hub));
     let mut record = GameRecord {
         result: GameResult::Draw,
         kind: TerminationKind::Normal,
@@ -321,12 +320,10 @@ pub fn play_game(
     let mut scores = ScoreTrack::default();
     loop {
         if let Some(outcome) = session.outcome() {
-            let (result, detail) = match outcome {
-                Outcome::Win(c) => (
-                    GameResult::Win(c),
-                    format!("{} has no legal move", side_name(!c)),
-                ),
-                Outcome::Draw(reason) => (GameResult::Draw, format!("draw by {reason}")),
+            let detail = session.result_text().unwrap_or_default();
+            let result = match outcome {
+                crate::board::Outcome::Win(c) => GameResult::Win(c),
+                crate::board::Outcome::Draw(_) => GameResult::Draw,
             };
             record.result = result;
             record.detail = detail;
@@ -346,6 +343,13 @@ pub fn play_game(
             record.kind = TerminationKind::Adjudication;
             record.detail = format!("draw: the game reached {MAX_PLIES} plies");
             return Ok(record);
+        }
+        if cfg.variant == GameKind::GewuDice {
+            let throw = dice.throw();
+            if let Err(e) = session.play(throw, MoveReading::Hub) {
+                return Err(format!("the arbiter's throw was refused: {e}"));
+            }
+            hub_moves.push(throw.to_string());
         }
         let side = session.side();
         let player = if side == Colour::White {
@@ -394,4 +398,27 @@ pub fn play_game(
             }
         }
     }
+}
+
+/// The arbiter's throws for Gewu with throws (xorshift, seeded per opening).
+struct Dice(u64);
+
+impl Dice {
+    fn new(seed: u64) -> Dice {
+        Dice(seed | 1)
+    }
+
+    fn throw(&mut self) -> &'static str {
+        self.0 ^= self.0 << 13;
+        self.0 ^= self.0 >> 7;
+        self.0 ^= self.0 << 17;
+        crate::gewu::Throw::from_random(self.0).name()
+    }
+}
+
+/// FNV-1a, to seed the dice from a position string.
+fn hash_text(s: &str) -> u64 {
+    s.bytes().fold(0xcbf2_9ce4_8422_2325, |h, b| {
+        (h ^ u64::from(b)).wrapping_mul(0x0100_0000_01b3)
+    })
 }

@@ -9,7 +9,7 @@
 //! variant, compiled into the binary.
 
 use crate::board::Variant;
-use crate::engine::{MoveReading, Session, new_session};
+use crate::engine::{GameKind, MoveReading, Session, new_game_session};
 use crate::notation::MoveFormat;
 
 /// One opening, as read from its file.
@@ -46,9 +46,9 @@ impl Opening {
         }
     }
 
-    /// Set the opening up for `variant`.
-    pub fn setup(&self, variant: Variant) -> Result<Setup, String> {
-        let mut session = new_session(variant);
+    /// Set the opening up for `game`.
+    pub fn setup(&self, game: GameKind) -> Result<Setup, String> {
+        let mut session = new_game_session(game);
         let mut start_fen = None;
         if let Some(fen) = &self.fen {
             session.set_fen(fen)?;
@@ -81,8 +81,8 @@ impl Opening {
 pub struct Ballot {
     /// Where it came from (a path, or `built-in NAME`).
     pub source: String,
-    /// The variant its header names, if any.
-    pub variant: Option<Variant>,
+    /// The game its header names, if any.
+    pub variant: Option<GameKind>,
     pub openings: Vec<Opening>,
 }
 
@@ -115,7 +115,7 @@ impl Ballot {
             {
                 variant = Some(
                     v.trim()
-                        .parse::<Variant>()
+                        .parse::<GameKind>()
                         .map_err(|e| format!("{source}, line {line}: {e}"))?,
                 );
             }
@@ -167,8 +167,11 @@ impl Ballot {
         }
     }
 
-    /// The set shipped for a variant.
-    pub fn builtin(variant: Variant) -> Ballot {
+    /// The set shipped for a game (draughts; other games start from their start position).
+    pub fn builtin(game: GameKind) -> Ballot {
+        let Some(variant) = game.variant() else {
+            return Ballot::start_only();
+        };
         let (name, text) = match variant {
             Variant::International => (
                 "openings/international-3move.txt",
@@ -195,7 +198,7 @@ impl Ballot {
 
     /// Check that the ballot is for `variant` and that every opening can be
     /// played. Errors name the file and line.
-    pub fn check(&self, variant: Variant) -> Result<(), String> {
+    pub fn check(&self, variant: GameKind) -> Result<(), String> {
         if let Some(v) = self.variant
             && v != variant
         {
@@ -221,22 +224,22 @@ mod tests {
         let text = "# variant: international\n\n32-28 19-23 # +0.05\n1. 33-29 2. 18-23\n\
                     W:W31-50:B1-20 31-27\n";
         let b = Ballot::parse(text, "t").expect("ballot");
-        assert_eq!(b.variant, Some(Variant::International));
+        assert_eq!(b.variant, Some(Variant::International.into()));
         assert_eq!(b.openings.len(), 3);
         assert_eq!(b.openings[0].moves, vec!["32-28", "19-23"]);
         assert_eq!(b.openings[0].line, 3);
         assert_eq!(b.openings[1].moves, vec!["33-29", "18-23"]);
         assert_eq!(b.openings[2].fen.as_deref(), Some("W:W31-50:B1-20"));
         assert_eq!(b.openings[2].moves, vec!["31-27"]);
-        assert_eq!(b.check(Variant::International), Ok(()));
-        let err = b.check(Variant::Russian).expect_err("variant");
+        assert_eq!(b.check(Variant::International.into()), Ok(()));
+        let err = b.check(Variant::Russian.into()).expect_err("variant");
         assert!(err.contains("--variant international"), "{err}");
     }
 
     #[test]
     fn a_bad_line_is_named() {
         let b = Ballot::parse("32-28\n32-28 32-28\n", "f.txt").expect("ballot");
-        let err = b.check(Variant::International).expect_err("illegal");
+        let err = b.check(Variant::International.into()).expect_err("illegal");
         assert!(err.starts_with("f.txt, line 2"), "{err}");
         assert!(Ballot::parse("# nothing\n", "e").is_err());
     }
@@ -244,7 +247,7 @@ mod tests {
     #[test]
     fn setup_gives_hub_moves() {
         let b = Ballot::parse("c3-d4 f6-e5 d4:f6 g7:e5\n", "r").expect("ballot");
-        let s = b.openings[0].setup(Variant::Russian).expect("setup");
+        let s = b.openings[0].setup(Variant::Russian.into()).expect("setup");
         assert_eq!(s.hub_moves.len(), 4);
         assert_eq!(s.start_hub.len(), 33);
         assert!(s.hub_moves[2].contains('x'), "{:?}", s.hub_moves);
@@ -253,9 +256,9 @@ mod tests {
     #[test]
     fn the_shipped_sets_are_sound() {
         for v in Variant::ALL {
-            let b = Ballot::builtin(v);
+            let b = Ballot::builtin(v.into());
             assert!(b.openings.len() > 10, "{v}: {}", b.source);
-            assert_eq!(b.check(v), Ok(()), "{v}");
+            assert_eq!(b.check(v.into()), Ok(()), "{v}");
         }
     }
 }

@@ -14,6 +14,7 @@ use super::sprt::Sprt;
 use super::tc::{TimeControl, parse_seconds};
 use super::tournament::MatchConfig;
 use crate::board::Variant;
+use crate::engine::GameKind;
 use clap::{Arg, ArgAction, ArgMatches, Args, Command, FromArgMatches};
 use std::path::PathBuf;
 use std::time::Duration;
@@ -78,9 +79,10 @@ pub struct MatchArgs {
     /// position. Default: the set shipped for the variant.
     #[arg(long, value_name = "FILE")]
     pub openings: Option<PathBuf>,
-    /// Variant: international (normal), brazilian, russian, canadian.
-    #[arg(long, default_value = "international", value_parser = parse_variant)]
-    pub variant: Variant,
+    /// Game: international (normal), brazilian, russian, canadian, halma8,
+    /// halma10, gewu, gewu-dice (the runner throws for gewu-dice).
+    #[arg(long, default_value = "international", value_parser = parse_game)]
+    pub variant: GameKind,
     /// Write every game to this PDN file.
     #[arg(long, value_name = "FILE")]
     pub pdn: Option<PathBuf>,
@@ -163,6 +165,11 @@ pub struct OpeningsArgs {
 /// The number of cores, the default concurrency.
 pub fn cores() -> usize {
     std::thread::available_parallelism().map_or(1, |n| n.get())
+}
+
+/// A game name, with a message that lists the names.
+pub fn parse_game(name: &str) -> Result<GameKind, String> {
+    name.parse::<GameKind>().map_err(|e| e.to_string())
 }
 
 /// A variant name, with a message that lists the names.

@@ -9,7 +9,7 @@
 use super::arbiter::GameRecord;
 use super::ballot::Opening;
 use super::tc::TimeControl;
-use crate::board::Variant;
+use crate::engine::GameKind;
 use crate::notation::{PdnGame, write_game};
 use std::fs::File;
 use std::io::{BufWriter, Write};
@@ -22,7 +22,7 @@ pub struct GameInfo<'a> {
     pub round: u32,
     pub white: &'a str,
     pub black: &'a str,
-    pub variant: Variant,
+    pub variant: GameKind,
     /// White's and Black's time controls.
     pub tc: [TimeControl; 2],
     pub opening: &'a Opening,
@@ -41,7 +41,11 @@ pub fn to_pdn(record: &GameRecord, info: &GameInfo) -> PdnGame {
     g.set_tag("White", info.white);
     g.set_tag("Black", info.black);
     g.set_tag("Result", result);
-    g.set_tag("GameType", info.variant.pdn_game_type_tag());
+    match info.variant.variant() {
+        Some(v) => g.set_tag("GameType", v.pdn_game_type_tag()),
+        // Halma and Gewu have no PDN game type: the variant is named instead.
+        None => g.set_tag("Variant", info.variant.name()),
+    }
     if let Some(fen) = &record.start_fen {
         g.set_tag("FEN", fen.as_str());
     }

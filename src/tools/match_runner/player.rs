@@ -8,7 +8,7 @@
 
 use super::process::{EngineError, EngineProcess};
 use super::spec::EngineSpec;
-use crate::board::Variant;
+use crate::engine::GameKind;
 use std::sync::Arc;
 use std::time::Duration;
 
@@ -19,7 +19,7 @@ pub struct Player {
     /// The name used in tables and PDN.
     pub name: String,
     spec: Arc<EngineSpec>,
-    variant: Variant,
+    variant: GameKind,
     start_timeout: Duration,
     process: Option<EngineProcess>,
     started_before: bool,
@@ -34,7 +34,7 @@ impl Player {
         index: usize,
         name: String,
         spec: Arc<EngineSpec>,
-        variant: Variant,
+        variant: GameKind,
         start_timeout: Duration,
     ) -> Player {
         Player {

@@ -9,6 +9,7 @@
 
 use super::spec::EngineSpec;
 use crate::board::Variant;
+use crate::engine::GameKind;
 use crate::protocol::hubline::{format_line, parse_line};
 use std::collections::VecDeque;
 use std::io::{BufRead, BufReader, Read, Write};
@@ -84,12 +85,11 @@ pub struct EngineProcess {
 
 /// The name a variant goes by in an engine's `variant` parameter: Scan and
 /// the Hub GUI call international draughts `normal`.
-fn variant_value(variant: Variant, declared: &[String]) -> Option<String> {
-    let candidates: &[&str] = match variant {
-        Variant::International => &["normal", "international"],
-        Variant::Brazilian => &["brazilian"],
-        Variant::Russian => &["russian"],
-        Variant::Canadian => &["canadian"],
+fn variant_value(game: GameKind, declared: &[String]) -> Option<String> {
+    let own = [game.name()];
+    let candidates: &[&str] = match game {
+        GameKind::Draughts(Variant::International) => &["normal", "international"],
+        _ => &own,
     };
     if declared.is_empty() {
         return Some(candidates[0].to_string());
@@ -107,7 +107,7 @@ impl EngineProcess {
     /// a refused option is a mistake the user must hear about.
     pub fn start(
         spec: &EngineSpec,
-        variant: Variant,
+        variant: GameKind,
         timeout: Duration,
     ) -> Result<EngineProcess, EngineError> {
         let label = spec.label();
@@ -216,7 +216,7 @@ impl EngineProcess {
     fn handshake(
         &mut self,
         spec: &EngineSpec,
-        variant: Variant,
+        variant: GameKind,
         timeout: Duration,
     ) -> Result<(), EngineError> {
         let label = self.label.clone();
@@ -265,7 +265,7 @@ impl EngineProcess {
                     )));
                 }
             },
-            None if variant != Variant::International => {
+            None if variant != GameKind::Draughts(Variant::International) => {
                 return Err(EngineError::Protocol(format!(
                     "engine {label} declares no 'variant' parameter, so it cannot play {variant}"
                 )));
@@ -476,18 +476,22 @@ mod tests {
             .map(|s| s.to_string())
             .collect();
         assert_eq!(
-            variant_value(Variant::International, &scan).as_deref(),
+            variant_value(Variant::International.into(), &scan).as_deref(),
             Some("normal")
         );
-        assert_eq!(variant_value(Variant::Russian, &scan), None);
+        assert_eq!(variant_value(Variant::Russian.into(), &scan), None);
         let other = vec!["international".to_string(), "russian".to_string()];
         assert_eq!(
-            variant_value(Variant::International, &other).as_deref(),
+            variant_value(Variant::International.into(), &other).as_deref(),
             Some("international")
         );
         assert_eq!(
-            variant_value(Variant::Russian, &[]).as_deref(),
+            variant_value(Variant::Russian.into(), &[]).as_deref(),
             Some("russian")
+        );
+        assert_eq!(
+            variant_value(GameKind::Halma8, &[]).as_deref(),
+            Some("halma8")
         );
     }
 }

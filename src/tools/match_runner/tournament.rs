@@ -19,7 +19,8 @@ use super::schedule::{Format, PairJob, Pairing, opening_order, pairings, schedul
 use super::spec::EngineSpec;
 use super::sprt::Sprt;
 use super::tc::TimeControl;
-use crate::board::{Colour, Variant};
+use crate::board::Colour;
+use crate::engine::GameKind;
 use std::collections::{HashMap, VecDeque};
 use std::path::PathBuf;
 use std::sync::atomic::{AtomicBool, Ordering};
@@ -34,7 +35,7 @@ const MAX_FAILED_STARTS: u32 = 3;
 #[derive(Clone, Debug)]
 pub struct MatchConfig {
     pub engines: Vec<EngineSpec>,
-    pub variant: Variant,
+    pub variant: GameKind,
     pub tc: TimeControl,
     /// Games per pairing (even: openings are played in pairs).
     pub games: u32,
