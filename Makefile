@@ -61,6 +61,16 @@ bench: build
 	@echo "== search bench (one thread, fixed depth)"
 	./$(TIAO) bench
 
+# Endgame databases: international and Russian up to 5 pieces, generated
+# here (minutes; not committed). Tiao uses them with `egdb-pieces` / `egdb`.
+egdb: build
+	./$(TIAO) egdb gen --variant international --pieces 5 --dir egdb
+	./$(TIAO) egdb gen --variant russian --pieces 5 --dir egdb
+
+# A small self-play match (smoke test of the match runner).
+match: build
+	./$(TIAO) match --engine name=tiao-a cmd="./$(TIAO) hub" --engine name=tiao-b cmd="./$(TIAO) hub" --games 20 --tc nodes=2000 --pdn target/match-smoke.pdn
+
 # The deepest perft values of perft.md (minutes).
 perft-deep:
 	$(CARGO) test --release --test perft -- --ignored --nocapture

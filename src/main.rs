@@ -2,6 +2,7 @@
 //! and the tools (perft, bench, ...) as subcommands.
 
 use clap::{Parser, Subcommand};
+use tiao::endgame;
 use tiao::protocol::{dxp, hub, text};
 use tiao::tools::{bench, match_runner, perft, tactics};
 
@@ -42,6 +43,8 @@ enum Command {
     /// The tactics suite: find forced shots, or check how many the search solves.
     #[command(subcommand)]
     Tactics(tactics::TacticsCommand),
+    /// Endgame databases: generate tables, or probe a position.
+    Egdb(endgame::cli::EgdbArgs),
     /// Text mode (the default).
     Text,
 }
@@ -76,6 +79,7 @@ fn main() {
             }
         }
         Some(Command::Tactics(cmd)) => report(tactics::run(&cmd)),
+        Some(Command::Egdb(args)) => report(endgame::cli::run(args)),
         Some(Command::Dxp(args)) => report(dxp::run(&args)),
         Some(Command::Match(args)) => report(match_runner::run(&args)),
         Some(Command::Openings(args)) => report(match_runner::run_openings(&args)),

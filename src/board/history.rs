@@ -143,6 +143,22 @@ impl DrawCounters {
         next
     }
 
+    /// Plies left before an endgame move-count rule declares the game drawn,
+    /// if such a rule is running (a win that needs more plies is a draw).
+    pub fn endgame_plies_left<R: Rules>(&self) -> Option<u32> {
+        if self.endgame == 0 {
+            return None;
+        }
+        let rule = R::DRAWS.endgames[self.endgame as usize - 1];
+        Some(match rule.kind {
+            // Counted in moves of the strong side: two plies each.
+            EndgameKind::RussianThreeKingsAgainstKing => {
+                2 * rule.moves.saturating_sub(self.endgame_strong_moves)
+            }
+            _ => (2 * rule.moves).saturating_sub(self.endgame_plies),
+        })
+    }
+
     /// A draw by the no-progress or endgame rules (repetition is checked against the hashes).
     pub fn draw<R: Rules>(&self) -> Option<DrawReason> {
         if self.quiet >= R::DRAWS.quiet_plies {

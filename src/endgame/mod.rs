@@ -36,6 +36,7 @@ pub mod probe;
 mod resolve;
 mod solve;
 mod symmetry;
+mod tablebase;
 pub mod value;
 
 pub use error::EgdbError;

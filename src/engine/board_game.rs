@@ -3,9 +3,8 @@
 //! game implements with its own notation, position string and rules. The
 //! search is the same generic core the draughts sessions use.
 
-use super::{EvalTerm, GameKind, MoveReading, PerftLine, Session};
+use super::{EvalTerm, GameKind, Knowledge, MoveReading, PerftLine, Session};
 use crate::board::{Colour, DrawReason, Outcome as GameOutcome};
-use crate::eval::Evaluator;
 use crate::game::{Evaluate, Game, MoveBuffer};
 use crate::gewu::{GewuEval, GewuPosition, GewuResult};
 use crate::halma::{HalmaBoard, HalmaCounters, HalmaEval, HalmaOutcome, HalmaPosition};
@@ -228,7 +227,7 @@ impl<G: TextGame> Session for BoardGameSession<G> {
     fn search(
         &self,
         searcher: &mut Searcher,
-        _eval: &Evaluator,
+        _know: &Knowledge,
         params: &Params,
         _format: MoveFormat,
         report: &(dyn Fn(&Info<String>) + Sync),
@@ -265,7 +264,7 @@ impl<G: TextGame> Session for BoardGameSession<G> {
         }
     }
 
-    fn evaluate(&self, _eval: &Evaluator) -> (i32, Vec<EvalTerm>) {
+    fn evaluate(&self, _know: &Knowledge) -> (i32, Vec<EvalTerm>) {
         (G::Eval::default().evaluate(&self.current().0), Vec::new())
     }
 

@@ -1,15 +1,15 @@
 //! A draughts game of one rule set as a [`Session`]: the bridge between
 //! text (FEN, Hub strings, move notation) and the typed game and search.
 
-use super::{EvalTerm, GameKind, MoveReading, PerftLine, Session};
+use super::{EvalTerm, GameKind, Knowledge, MoveReading, PerftLine, Session};
 use crate::board::{Colour, Game, Move, Outcome as GameOutcome, Position, Rules, Word, diagram};
-use crate::eval::Evaluator;
+use crate::endgame::{Distance, Egdb, Wdl};
 use crate::movegen::{Counting, perft, perft_divide, perft_parallel};
 use crate::notation::{
     MoveError, MoveFormat, legal_moves_text, read_fen, read_hub_move, read_hub_position, read_move,
     write_fen, write_hub_position, write_move,
 };
-use crate::search::{Info, Outcome, Params, Root, Searcher};
+use crate::search::{Extras, Info, Outcome, Params, Root, Searcher, Tablebase};
 
 /// A game of rule set `R`.
 pub struct DraughtsSession<R: Rules> {
@@ -150,6 +150,10 @@ impl<R: Rules> Session for DraughtsSession<R> {
         Self::line(self.game.start(), self.game.moves(), format)
     }
 
+    fn egdb_verdict(&self, db: &Egdb) -> Option<crate::game::Verdict> {
+        Tablebase::probe(db, self.game.position(), &self.game.counters())
+    }
+
     fn outcome(&self) -> Option<GameOutcome> {
         self.game.outcome()
     }
@@ -168,14 +172,51 @@ impl<R: Rules> Session for DraughtsSession<R> {
     fn search(
         &self,
         searcher: &mut Searcher,
-        eval: &Evaluator,
+        know: &Knowledge,
         params: &Params,
         format: MoveFormat,
         report: &(dyn Fn(&Info<String>) + Sync),
     ) -> Outcome<String> {
         let root = self.root();
         let pos = root.position;
-        let out = searcher.search(&root, eval, params, &|info: &Info<Move<Word<R>>>| {
+        let egdb = know.egdb.as_deref().filter(|db| db.variant() == R::VARIANT);
+        let choice = egdb.and_then(|db| database_choice(db, &pos));
+        // A database that names the one best move answers at once, with its value.
+        if let Some((moves, Some(score))) = &choice
+            && let [mv] = moves.as_slice()
+            && params.mode == crate::search::Mode::Think
+        {
+            let pv = vec![write_move(&pos, mv, format)];
+            let info = Info {
+                depth: 0,
+                mean_depth: 0.0,
+                sel_depth: 0,
+                score: *score,
+                nodes: 0,
+                time: std::time::Duration::ZERO,
+                pv: pv.clone(),
+                multipv: 1,
+            };
+            report(&info);
+            return Outcome {
+                stats: Default::default(),
+                best: pv.first().cloned(),
+                ponder: None,
+                score: *score,
+                depth: 0,
+                nodes: 0,
+                time: std::time::Duration::ZERO,
+                pv,
+            };
+        }
+        let only = choice.map(|(moves, _)| moves);
+        let extras = Extras {
+            tablebase: egdb.map(|db| db as &dyn Tablebase<Position<R>>),
+            root_moves: only.as_deref(),
+        };
+        let out = searcher.search_with(&root, &*know.eval, &extras, params, &|info: &Info<
+            Move<Word<R>>,
+        >| {
             report(&Info {
                 depth: info.depth,
                 mean_depth: info.mean_depth,
@@ -200,8 +241,9 @@ impl<R: Rules> Session for DraughtsSession<R> {
         }
     }
 
-    fn evaluate(&self, eval: &Evaluator) -> (i32, Vec<EvalTerm>) {
+    fn evaluate(&self, know: &Knowledge) -> (i32, Vec<EvalTerm>) {
         use crate::game::Evaluate;
+        let eval = &*know.eval;
         let pos = self.game.position();
         let terms = eval
             .terms(pos)
@@ -251,4 +293,45 @@ impl<R: Rules> Session for DraughtsSession<R> {
             vec![PerftLine { mv: None, nodes }]
         }
     }
+}
+
+/// The moves a database keeps, and the score when it names the one best move.
+type DatabaseChoice<R> = (Vec<Move<Word<R>>>, Option<i32>);
+
+/// The root moves a database proves best: those keeping the position's
+/// value, and when distances are known, the one fastest win or slowest
+/// loss (with its score). `None` when the database does not cover the position.
+fn database_choice<R: Rules>(db: &Egdb, pos: &Position<R>) -> Option<DatabaseChoice<R>> {
+    if pos.piece_count() > db.pieces() {
+        return None;
+    }
+    let values = db.move_values(pos).ok().filter(|v| !v.is_empty())?;
+    let best = values.iter().map(|v| v.wdl).max()?;
+    let kept: Vec<_> = values.iter().filter(|v| v.wdl == best).collect();
+    // Plies to the end: fewest for a win, most for a loss.
+    let rank = |d: Option<Distance>| match d {
+        Some(Distance::Win(p)) => Some(i64::from(p)),
+        Some(Distance::Loss(p)) => Some(-i64::from(p)),
+        _ => None,
+    };
+    if best != Wdl::Draw
+        && let Some(fastest) = kept
+            .iter()
+            .filter(|v| rank(v.distance).is_some())
+            .min_by_key(|v| rank(v.distance))
+        && kept.iter().all(|v| rank(v.distance).is_some())
+    {
+        // Distances count from this position, the move included.
+        let score = match fastest.distance {
+            Some(Distance::Win(p)) => {
+                crate::search::score::db_score(crate::game::Verdict::Win, p as usize)
+            }
+            Some(Distance::Loss(p)) => {
+                crate::search::score::db_score(crate::game::Verdict::Loss, p as usize)
+            }
+            _ => 0,
+        };
+        return Some((vec![fastest.mv], Some(score)));
+    }
+    Some((kept.iter().map(|v| v.mv).collect(), None))
 }

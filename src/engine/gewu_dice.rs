@@ -6,9 +6,8 @@
 //! for itself when asked to move. The search is the expectimax of
 //! `gewu::Expectimax`, with chance nodes for the throws.
 
-use super::{EvalTerm, GameKind, MoveReading, PerftLine, Session};
+use super::{EvalTerm, GameKind, Knowledge, MoveReading, PerftLine, Session};
 use crate::board::{Colour, DrawReason, Outcome as GameOutcome};
-use crate::eval::Evaluator;
 use crate::game::Evaluate;
 use crate::gewu::{
     Expectimax, GewuEval, GewuMove, GewuMoveList, GewuPosition, GewuResult, TURN_LIMIT, Throw,
@@ -259,7 +258,7 @@ impl Session for GewuDiceSession {
     fn search(
         &self,
         _searcher: &mut Searcher,
-        _eval: &Evaluator,
+        _know: &Knowledge,
         params: &Params,
         _format: MoveFormat,
         report: &(dyn Fn(&Info<String>) + Sync),
@@ -296,7 +295,7 @@ impl Session for GewuDiceSession {
         }
     }
 
-    fn evaluate(&self, _eval: &Evaluator) -> (i32, Vec<EvalTerm>) {
+    fn evaluate(&self, _know: &Knowledge) -> (i32, Vec<EvalTerm>) {
         (GewuEval.evaluate(self.current()), Vec::new())
     }
 

@@ -17,6 +17,7 @@ pub use gewu_dice::GewuDiceSession;
 pub use kind::{GameKind, UnknownGame};
 
 use crate::board::{Colour, Outcome as GameOutcome, Variant};
+use crate::endgame::Egdb;
 use crate::eval::Evaluator;
 use crate::notation::{MoveError, MoveFormat};
 use crate::search::{Control, Info, Outcome, Params, Searcher};
@@ -30,6 +31,15 @@ pub enum MoveReading {
     /// Anything a person might type: Hub form, PDN short or full path,
     /// numeric or algebraic squares.
     Any,
+}
+
+/// What the engine knows besides the rules: the evaluation and the endgame
+/// databases. Shared by every session (cheap to clone).
+#[derive(Clone, Default)]
+pub struct Knowledge {
+    pub eval: Arc<Evaluator>,
+    /// Endgame databases for the current variant, if loaded.
+    pub egdb: Option<Arc<Egdb>>,
 }
 
 /// A line of the evaluation breakdown.
@@ -84,6 +94,11 @@ pub trait Session: Send {
     fn history(&self, format: MoveFormat) -> Vec<String>;
     /// The game's result by the rules, if it is over.
     fn outcome(&self) -> Option<GameOutcome>;
+    /// The value of the current position in endgame databases, for the
+    /// side to move, if they cover it (draughts only).
+    fn egdb_verdict(&self, _db: &Egdb) -> Option<crate::game::Verdict> {
+        None
+    }
     /// The result as a sentence, if the game is over (`white wins (...)`).
     fn result_text(&self) -> Option<String> {
         self.outcome().map(|o| match o {
@@ -102,13 +117,13 @@ pub trait Session: Send {
     fn search(
         &self,
         searcher: &mut Searcher,
-        eval: &Evaluator,
+        know: &Knowledge,
         params: &Params,
         format: MoveFormat,
         report: &(dyn Fn(&Info<String>) + Sync),
     ) -> Outcome<String>;
     /// The static evaluation of the current position, side to move's view, and its terms.
-    fn evaluate(&self, eval: &Evaluator) -> (i32, Vec<EvalTerm>);
+    fn evaluate(&self, know: &Knowledge) -> (i32, Vec<EvalTerm>);
     /// perft of the current position (with `divide`, one line per root move, then the total).
     fn perft(
         &self,
@@ -151,6 +166,9 @@ pub struct Options {
     pub hash_mib: usize,
     pub multipv: usize,
     pub ponder: bool,
+    /// Endgame databases: largest number of pieces to use (0 = off), and where they are.
+    pub egdb_pieces: u32,
+    pub egdb_dir: std::path::PathBuf,
 }
 
 impl Default for Options {
@@ -161,6 +179,8 @@ impl Default for Options {
             hash_mib: 64,
             multipv: 1,
             ponder: false,
+            egdb_pieces: 0,
+            egdb_dir: std::path::PathBuf::from("egdb"),
         }
     }
 }
@@ -169,7 +189,7 @@ impl Default for Options {
 pub struct Engine {
     pub session: Box<dyn Session>,
     pub searcher: Searcher,
-    pub eval: Arc<Evaluator>,
+    pub know: Knowledge,
     pub options: Options,
 }
 
@@ -178,7 +198,7 @@ impl Engine {
         Ok(Engine {
             session: new_session(options.variant),
             searcher: Searcher::new(options.threads, options.hash_mib)?,
-            eval: Arc::new(Evaluator::default()),
+            know: Knowledge::default(),
             options,
         })
     }
@@ -197,6 +217,51 @@ impl Engine {
             }
             self.session = new_game_session(kind);
             self.searcher.clear();
+            // Tables are per variant: open the new variant's, if any are wanted.
+            if self.options.egdb_pieces > 0
+                && let Err(e) = self.load_egdb()
+            {
+                log::warn!("{e}");
+            }
+        }
+    }
+
+    /// Open the endgame databases the options ask for, for the current
+    /// variant. Returns a description of what was loaded, or why nothing
+    /// was; the engine plays on without tables either way.
+    pub fn load_egdb(&mut self) -> Result<String, String> {
+        self.know.egdb = None;
+        let pieces = self.options.egdb_pieces;
+        if pieces == 0 {
+            return Ok("endgame databases off".into());
+        }
+        let Some(variant) = self.session.variant() else {
+            return Ok(format!("no endgame databases for {}", self.session.kind()));
+        };
+        let dir = &self.options.egdb_dir;
+        match Egdb::open_available(dir, variant, pieces) {
+            Ok(db) => {
+                let msg = if db.pieces() < pieces {
+                    format!(
+                        "endgame databases: {variant} complete up to {} pieces in {} (asked for {pieces}; \
+                         generate the rest with: tiao egdb gen --variant {variant} --pieces {pieces} --dir {})",
+                        db.pieces(),
+                        dir.display(),
+                        dir.display()
+                    )
+                } else {
+                    format!(
+                        "endgame databases: {variant} up to {} pieces from {}",
+                        db.pieces(),
+                        dir.display()
+                    )
+                };
+                self.know.egdb = Some(Arc::new(db));
+                Ok(msg)
+            }
+            Err(e) => Err(format!(
+                "no endgame databases loaded: {e}; playing without them"
+            )),
         }
     }
 
@@ -245,6 +310,6 @@ impl Engine {
         report: &(dyn Fn(&Info<String>) + Sync),
     ) -> Outcome<String> {
         self.session
-            .search(&mut self.searcher, &self.eval, params, format, report)
+            .search(&mut self.searcher, &self.know, params, format, report)
     }
 }

@@ -88,6 +88,19 @@ const PARAMS: &[Param] = &[
         name: "eval-file",
         kind: ParamKind::Text,
     },
+    Param {
+        name: "egdb-pieces",
+        kind: ParamKind::Int { min: 0, max: 8 },
+    },
+    Param {
+        name: "egdb-dir",
+        kind: ParamKind::Text,
+    },
+    // Scan's name for the database size; the same setting as egdb-pieces.
+    Param {
+        name: "bb-size",
+        kind: ParamKind::Int { min: 0, max: 8 },
+    },
 ];
 
 /// Settings that live in the front end (the engine has no use for them yet).
@@ -126,6 +139,8 @@ struct Hub {
     out: Output,
     level: Limits,
     settings: Settings,
+    /// `init` has been received.
+    initialized: bool,
 }
 
 /// Run the Hub protocol on stdin/stdout until `quit` or EOF. Returns the exit code.
@@ -144,6 +159,7 @@ pub fn run() -> i32 {
         out,
         level: Limits::default(),
         settings: Settings::default(),
+        initialized: false,
     };
     let stdin = std::io::stdin();
     let mut lines = stdin.lock();
@@ -291,6 +307,8 @@ impl Hub {
             "tt-size" => s.tt_size.to_string(),
             "multipv" => engine.options.multipv.to_string(),
             "eval-file" => s.eval_file.clone(),
+            "egdb-pieces" | "bb-size" => engine.options.egdb_pieces.to_string(),
+            "egdb-dir" => engine.options.egdb_dir.display().to_string(),
             _ => String::new(),
         }
     }
@@ -377,14 +395,22 @@ impl Hub {
                 engine.options.multipv = int as usize;
                 Ok(())
             }
+            "egdb-pieces" | "bb-size" => {
+                engine.options.egdb_pieces = int as u32;
+                self.reload_egdb_if_ready()
+            }
+            "egdb-dir" => {
+                engine.options.egdb_dir = std::path::PathBuf::from(value);
+                self.reload_egdb_if_ready()
+            }
             "eval-file" => {
                 self.settings.eval_file = value.to_string();
                 if value.is_empty() {
-                    engine.eval = Arc::new(crate::eval::Evaluator::default());
+                    engine.know.eval = Arc::new(crate::eval::Evaluator::default());
                     Ok(())
                 } else {
                     crate::eval::weights::Weights::load(std::path::Path::new(value))
-                        .map(|w| engine.eval = Arc::new(crate::eval::Evaluator::new(w)))
+                        .map(|w| engine.know.eval = Arc::new(crate::eval::Evaluator::new(w)))
                         .map_err(|e| format!("{e}; keeping the current evaluation"))
                 }
             }
@@ -396,7 +422,27 @@ impl Hub {
     }
 
     fn init(&mut self) {
+        self.initialized = true;
+        if let Some(engine) = self.engine.as_mut()
+            && engine.options.egdb_pieces > 0
+        {
+            match engine.load_egdb() {
+                Ok(msg) => log::info!("{msg}"),
+                Err(e) => self.error(e),
+            }
+        }
         self.out.line("ready");
+    }
+
+    /// Databases are opened at `init`; a change after it applies at once.
+    fn reload_egdb_if_ready(&mut self) -> Result<(), String> {
+        if !self.initialized {
+            return Ok(());
+        }
+        match self.engine.as_mut().map(Engine::load_egdb) {
+            Some(Err(e)) => Err(e),
+            _ => Ok(()),
+        }
     }
 
     fn pos(&mut self, l: &HubLine) {

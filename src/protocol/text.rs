@@ -36,6 +36,7 @@ Commands (moves in the variant's notation: 32-28, 28x19, c3-d4, c3:e5):
   perft N [divide]     count the leaves N plies deep
   bench [depth N]      the fixed benchmark
   threads N | hash MIB engine settings
+  egdb N [DIR]         use endgame databases up to N pieces (0 = off; default dir egdb)
   quit                 leave";
 
 /// Default thinking time for `go` without limits.
@@ -159,6 +160,7 @@ impl TextMode {
                 },
                 _ => self.error("threads needs a number from 1 to 256"),
             },
+            "egdb" => self.egdb(args),
             "hash" => match args.first().and_then(|s| s.parse::<usize>().ok()) {
                 Some(n) if (1..=65536).contains(&n) => {
                     self.engine.set_hash_mib(n);
@@ -170,6 +172,25 @@ impl TextMode {
             _ => self.play(&words),
         }
         true
+    }
+
+    fn egdb(&mut self, args: &[&str]) {
+        let Some(pieces) = args
+            .first()
+            .and_then(|s| s.parse::<u32>().ok())
+            .filter(|n| *n <= 8)
+        else {
+            self.error("egdb needs a number of pieces from 0 to 8 (and optionally a directory)");
+            return;
+        };
+        self.engine.options.egdb_pieces = pieces;
+        if let Some(dir) = args.get(1) {
+            self.engine.options.egdb_dir = std::path::PathBuf::from(dir);
+        }
+        match self.engine.load_egdb() {
+            Ok(msg) => self.out.line(&format!("egdb {msg}")),
+            Err(e) => self.error(e),
+        }
     }
 
     fn after_position(&self) {
@@ -306,7 +327,7 @@ impl TextMode {
     }
 
     fn eval(&self) {
-        let (score, terms) = self.engine.session.evaluate(&self.engine.eval);
+        let (score, terms) = self.engine.session.evaluate(&self.engine.know);
         for t in terms {
             self.out.line(&format!(
                 "term {:<14} {:>4} {:>7}",

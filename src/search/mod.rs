@@ -16,7 +16,7 @@ pub use score::Score;
 pub use thread::Searcher;
 pub use time::{Deadlines, Limits};
 
-use crate::game::Game;
+use crate::game::{Game, Verdict};
 use std::sync::Mutex;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::{Duration, Instant};
@@ -55,6 +55,30 @@ impl<G: Game> Root<G> {
             counters: position.initial_counters(),
             position,
             history: Vec::new(),
+        }
+    }
+}
+
+/// Perfect knowledge of some positions: endgame databases.
+pub trait Tablebase<G: Game>: Send + Sync {
+    /// The value of `pos` for the side to move, if the table knows it. The
+    /// counters let a table respect move-count draw rules it does not store.
+    fn probe(&self, pos: &G, counters: &G::Counters) -> Option<Verdict>;
+}
+
+/// Optional inputs of a search besides the position and the evaluation.
+pub struct Extras<'a, G: Game> {
+    /// Endgame databases to probe in the tree.
+    pub tablebase: Option<&'a dyn Tablebase<G>>,
+    /// Search only these root moves (e.g. the ones a database proves best).
+    pub root_moves: Option<&'a [G::Move]>,
+}
+
+impl<G: Game> Default for Extras<'_, G> {
+    fn default() -> Self {
+        Extras {
+            tablebase: None,
+            root_moves: None,
         }
     }
 }

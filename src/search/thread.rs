@@ -6,7 +6,7 @@
 use super::time::allocate;
 use super::tt::TranspositionTable;
 use super::worker::Worker;
-use super::{Clock, Control, Info, Mode, Outcome, Params, Root};
+use super::{Clock, Control, Extras, Info, Mode, Outcome, Params, Root};
 use crate::game::{Evaluate, Game, MoveBuffer};
 use std::sync::Arc;
 use std::sync::atomic::{AtomicU64, Ordering};
@@ -115,9 +115,35 @@ impl Searcher {
         params: &Params,
         report: &(dyn Fn(&Info<G::Move>) + Sync),
     ) -> Outcome<G::Move> {
+        self.search_with(root, eval, &Extras::default(), params, report)
+    }
+
+    /// [`Searcher::search`] with a tablebase and/or a restricted set of root moves.
+    pub fn search_with<G: Game, E: Evaluate<G>>(
+        &mut self,
+        root: &Root<G>,
+        eval: &E,
+        extras: &Extras<'_, G>,
+        params: &Params,
+        report: &(dyn Fn(&Info<G::Move>) + Sync),
+    ) -> Outcome<G::Move> {
         let start = Instant::now();
         let mut list = G::MoveList::default();
         root.position.generate(&mut list);
+        if let Some(only) = extras.root_moves {
+            let kept: Vec<G::Move> = list
+                .as_slice()
+                .iter()
+                .copied()
+                .filter(|m| only.contains(m))
+                .collect();
+            if !kept.is_empty() {
+                list.clear();
+                for m in kept {
+                    list.push(m);
+                }
+            }
+        }
         let moves = list.as_slice();
         // Nothing to think about: no move, or a single move to play now.
         if moves.is_empty() || (moves.len() == 1 && params.mode == Mode::Think) {
@@ -160,12 +186,12 @@ impl Searcher {
                 for (i, slot) in helper_slots.iter_mut().enumerate() {
                     let shared = &shared;
                     s.spawn(move |_| {
-                        let mut w = Worker::new(i + 1, shared, eval, root);
+                        let mut w = Worker::new(i + 1, shared, eval, root, extras.tablebase, moves);
                         w.run(&|_| {});
                         *slot = Some((w.id as u32, w.completed.take()));
                     });
                 }
-                let mut w = Worker::new(0, &shared, eval, root);
+                let mut w = Worker::new(0, &shared, eval, root, extras.tablebase, moves);
                 w.run(report);
                 main_slot[0] = Some((0, w.completed.take()));
             });

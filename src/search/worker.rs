@@ -7,12 +7,12 @@
 //! transposition table, the stop flag and the node counter (`thread`).
 
 use super::score::{
-    DB_BOUND, DRAW, EVAL_LIMIT, INFINITE, Score, WIN_BOUND, from_tt, loss_in, to_tt, verdict_score,
-    win_in,
+    DB_BOUND, DRAW, EVAL_LIMIT, INFINITE, Score, WIN_BOUND, db_score, from_tt, loss_in, to_tt,
+    verdict_score, win_in,
 };
 use super::thread::Shared;
 use super::tt::Bound;
-use super::{Info, MAX_DEPTH, MAX_PLY, Mode, Root};
+use super::{Info, MAX_DEPTH, MAX_PLY, Mode, Root, Tablebase};
 use crate::game::{Evaluate, Game, MoveBuffer};
 use std::sync::atomic::Ordering;
 
@@ -50,6 +50,7 @@ pub(super) struct Worker<'a, G: Game, E: Evaluate<G>> {
     sh: &'a Shared,
     eval: &'a E,
     root: &'a Root<G>,
+    tablebase: Option<&'a dyn Tablebase<G>>,
     /// Nodes searched by this worker.
     pub nodes: u64,
     unflushed: u64,
@@ -98,11 +99,15 @@ fn reduction(depth: i32, index: usize) -> i32 {
 }
 
 impl<'a, G: Game, E: Evaluate<G>> Worker<'a, G, E> {
-    pub fn new(id: usize, sh: &'a Shared, eval: &'a E, root: &'a Root<G>) -> Self {
-        let mut list = G::MoveList::default();
-        root.position.generate(&mut list);
-        let root_moves = list
-            .as_slice()
+    pub fn new(
+        id: usize,
+        sh: &'a Shared,
+        eval: &'a E,
+        root: &'a Root<G>,
+        tablebase: Option<&'a dyn Tablebase<G>>,
+        moves: &[G::Move],
+    ) -> Self {
+        let root_moves = moves
             .iter()
             .map(|&mv| RootMove {
                 mv,
@@ -115,6 +120,7 @@ impl<'a, G: Game, E: Evaluate<G>> Worker<'a, G, E> {
             sh,
             eval,
             root,
+            tablebase,
             nodes: 0,
             unflushed: 0,
             tt_probes: 0,
@@ -469,6 +475,9 @@ impl<'a, G: Game, E: Evaluate<G>> Worker<'a, G, E> {
         if alpha >= beta {
             return alpha;
         }
+        if let Some(v) = self.tablebase.and_then(|tb| tb.probe(pos, counters)) {
+            return db_score(v, ply);
+        }
         if ply >= MAX_PLY {
             return self.evaluate(pos);
         }
@@ -657,6 +666,9 @@ impl<'a, G: Game, E: Evaluate<G>> Worker<'a, G, E> {
         }
         if let Some(v) = pos.rule_verdict(counters) {
             return verdict_score(v, ply);
+        }
+        if let Some(v) = self.tablebase.and_then(|tb| tb.probe(pos, counters)) {
+            return db_score(v, ply);
         }
         if ply >= MAX_PLY {
             return self.evaluate(pos);

@@ -83,6 +83,22 @@ impl WinRule {
     }
 }
 
+/// Endgame databases the arbiter consults: a position they cover ends the
+/// game with its value (draw rules included where a distance is stored).
+#[derive(Clone)]
+pub struct Tables(pub std::sync::Arc<crate::endgame::Egdb>);
+
+impl std::fmt::Debug for Tables {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(
+            f,
+            "Tables({} up to {} pieces)",
+            self.0.variant(),
+            self.0.pieces()
+        )
+    }
+}
+
 /// The adjudication rules of a match.
 #[derive(Clone, Copy, Debug, Default, PartialEq)]
 pub struct Adjudication {

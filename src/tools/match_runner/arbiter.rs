@@ -136,6 +136,8 @@ pub struct GameConfig {
     /// How long the `new-game`/`ping` check before a game may take.
     pub sync_timeout: Duration,
     pub adjudication: Adjudication,
+    /// Endgame databases for adjudication, if any.
+    pub egdb: Option<super::adjudication::Tables>,
 }
 
 /// Why an engine did not produce a move.
@@ -327,6 +329,26 @@ pub fn play_game(
             };
             record.result = result;
             record.detail = detail;
+            return Ok(record);
+        }
+        if let Some(tables) = &cfg.egdb
+            && let Some(v) = session.egdb_verdict(&tables.0)
+        {
+            let side = session.side();
+            record.kind = TerminationKind::Adjudication;
+            (record.result, record.detail) = match v {
+                crate::game::Verdict::Win => (
+                    GameResult::Win(side),
+                    format!("endgame database: {} wins", side.name()),
+                ),
+                crate::game::Verdict::Loss => (
+                    GameResult::Win(!side),
+                    format!("endgame database: {} wins", (!side).name()),
+                ),
+                crate::game::Verdict::Draw => {
+                    (GameResult::Draw, "endgame database: draw".to_string())
+                }
+            };
             return Ok(record);
         }
         let plies = hub_moves.len();

@@ -118,6 +118,13 @@ pub struct MoreMatchArgs {
     /// more: [moves=4] [score=4].
     #[arg(long, num_args = 0.., value_name = "KEY=VALUE")]
     pub adjudicate_win: Option<Vec<String>>,
+    /// Adjudicate positions covered by endgame databases of up to N pieces
+    /// (0 = off) with their value.
+    #[arg(long, default_value_t = 0, value_name = "N")]
+    pub egdb_pieces: u32,
+    /// Where the endgame databases are (see `tiao egdb gen`).
+    #[arg(long, default_value = "egdb", value_name = "DIR")]
+    pub egdb_dir: PathBuf,
     /// Seconds of latency forgiven before a move is over time.
     #[arg(long, default_value = "0.05", value_name = "SECONDS", value_parser = seconds)]
     pub margin: Duration,
@@ -165,6 +172,37 @@ pub struct OpeningsArgs {
 /// The number of cores, the default concurrency.
 pub fn cores() -> usize {
     std::thread::available_parallelism().map_or(1, |n| n.get())
+}
+
+/// Open the databases for adjudication; without them the match goes on (with a warning).
+fn load_tables(
+    game: GameKind,
+    pieces: u32,
+    dir: &std::path::Path,
+    quiet: bool,
+) -> Option<super::adjudication::Tables> {
+    if pieces == 0 {
+        return None;
+    }
+    let Some(variant) = game.variant() else {
+        eprintln!("warning: there are no endgame databases for {game}; adjudicating without them");
+        return None;
+    };
+    match crate::endgame::Egdb::open_available(dir, variant, pieces) {
+        Ok(db) => {
+            if !quiet {
+                eprintln!(
+                    "adjudicating with {variant} endgame databases up to {} pieces",
+                    db.pieces()
+                );
+            }
+            Some(super::adjudication::Tables(std::sync::Arc::new(db)))
+        }
+        Err(e) => {
+            eprintln!("warning: {e}; adjudicating without endgame databases");
+            None
+        }
+    }
 }
 
 /// A game name, with a message that lists the names.
@@ -264,6 +302,7 @@ pub fn match_config(args: &MatchArgs) -> Result<MatchConfig, String> {
         pdn: args.pdn.clone(),
         sprt,
         adjudication,
+        egdb: load_tables(variant, more.egdb_pieces, &more.egdb_dir, args.quiet),
         format,
         margin: more.margin,
         move_timeout: more.move_timeout,

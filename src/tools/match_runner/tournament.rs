@@ -52,6 +52,8 @@ pub struct MatchConfig {
     pub start_timeout: Duration,
     pub event: String,
     pub quiet: bool,
+    /// Endgame databases for adjudication.
+    pub egdb: Option<super::adjudication::Tables>,
 }
 
 /// What a finished match hands back.
@@ -178,6 +180,7 @@ fn worker(shared: &Shared, tx: Sender<Message>) -> Vec<u32> {
                 move_timeout: cfg.move_timeout,
                 sync_timeout: cfg.start_timeout,
                 adjudication: cfg.adjudication,
+                egdb: cfg.egdb.clone(),
             };
             let played = play_game(&mut white, &mut black, opening, &game_cfg);
             let hopeless = [&white, &black]
