@@ -6,6 +6,7 @@
 
 pub mod bits;
 pub mod board;
+pub mod book;
 pub mod endgame;
 pub mod engine;
 pub mod eval;

@@ -43,6 +43,11 @@ enum Command {
     /// The tactics suite: find forced shots, or check how many the search solves.
     #[command(subcommand)]
     Tactics(tactics::TacticsCommand),
+    /// Opening books: build, import, check, show.
+    Book {
+        #[command(subcommand)]
+        command: tiao::book::cli::BookCommand,
+    },
     /// Endgame databases: generate tables, or probe a position.
     Egdb(endgame::cli::EgdbArgs),
     /// Text mode (the default).
@@ -80,6 +85,7 @@ fn main() {
         }
         Some(Command::Tactics(cmd)) => report(tactics::run(&cmd)),
         Some(Command::Egdb(args)) => report(endgame::cli::run(args)),
+        Some(Command::Book { command }) => report(tiao::book::cli::run(&command)),
         Some(Command::Dxp(args)) => report(dxp::run(&args)),
         Some(Command::Match(args)) => report(match_runner::run(&args)),
         Some(Command::Openings(args)) => report(match_runner::run_openings(&args)),
