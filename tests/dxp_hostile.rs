@@ -20,7 +20,9 @@ fn listener(name: &str, move_time: &str) -> (Scratch, Tiao, String, PathBuf) {
     let dir = scratch_dir(name);
     let pdn = dir.join("games.pdn");
     let pdn_s = pdn.to_string_lossy().into_owned();
+    // No book: some tests need Tiao to be searching from the start position.
     let args = [
+        "--no-book",
         "--timeout",
         "1",
         "--idle-timeout",

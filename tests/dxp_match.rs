@@ -38,7 +38,7 @@ fn two_processes_play_a_match_with_alternating_colours() {
     std::fs::write(
         &ballots,
         "# two starts, each played twice\n\
-         1. 32-28 18-23 2. 37-32 12-18\n\
+         1. 32-28 17-21 2. 37-32\n\
          W:W31,32,33,38,39,43:B8,12,13,17,18,19\n",
     )
     .expect("ballots");
@@ -94,6 +94,20 @@ fn two_processes_play_a_match_with_alternating_colours() {
     assert_eq!((iu, fu), (0, 0));
     assert_eq!(iw + id + il, GAMES as u32);
     assert_eq!((iw, id, il), (fl, fd, fw));
+
+    // The first start is a position of the opening book, which each side
+    // meets once as the side to move: both play from the book.
+    for log in ["initiator.err", "follower.err"] {
+        let text = std::fs::read_to_string(dir.join(log)).expect("log");
+        assert!(
+            text.contains("dxp: opening book: "),
+            "{log}: the book loaded"
+        );
+        assert!(
+            text.contains("dxp: book move "),
+            "{log}: a book move played"
+        );
+    }
 
     let mine = games_of(&initiator_pdn);
     let theirs = games_of(&follower_pdn);

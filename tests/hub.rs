@@ -87,9 +87,13 @@ impl Hub {
         }
     }
 
+    /// Handshake and `init`, with the opening book off: these tests are
+    /// about the search, which a book move would skip (the book's own
+    /// tests are in `book_play.rs`).
     fn ready(mut self) -> Hub {
         self.send("hub");
         self.until("wait");
+        self.send("set-param name=book value=false");
         self.send("init");
         assert_eq!(self.recv(), "ready");
         self

@@ -348,7 +348,11 @@ fn every_shipped_ballot_is_sound() {
     let mut files = 0;
     for entry in std::fs::read_dir(&dir).expect("openings/") {
         let path = entry.expect("entry").path();
-        if path.extension().and_then(|e| e.to_str()) != Some("txt") {
+        let is_book = path
+            .file_name()
+            .and_then(|n| n.to_str())
+            .is_some_and(|n| n.starts_with("book-"));
+        if path.extension().and_then(|e| e.to_str()) != Some("txt") || is_book {
             continue;
         }
         let ballot = Ballot::load(&path).expect("reads");

@@ -47,7 +47,7 @@ fn a_script_sets_up_plays_and_reports_in_parseable_lines() {
 
 #[test]
 fn go_thinks_and_plays_a_move() {
-    let out = script("go depth 4\nhistory\n");
+    let out = script("book off\ngo depth 4\nhistory\n");
     let best = out
         .iter()
         .find(|l| l.starts_with("bestmove "))

@@ -37,6 +37,12 @@ pub fn default_path(variant: Variant) -> PathBuf {
     PathBuf::from("openings").join(format!("book-{}.txt", variant.name()))
 }
 
+/// Whether `openings/` ships a book for the variant (so that its absence
+/// is worth an error, not a quiet note).
+pub fn ships_book(variant: Variant) -> bool {
+    !matches!(variant, Variant::Canadian)
+}
+
 /// Where the default book of a variant may be: under the working
 /// directory, then next to the executable and up to two folders above it
 /// (`target/release/tiao` finds the repository's `openings/`), so an engine

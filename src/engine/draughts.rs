@@ -150,6 +150,10 @@ impl<R: Rules> Session for DraughtsSession<R> {
         Self::line(self.game.start(), self.game.moves(), format)
     }
 
+    fn book_key(&self) -> Option<(u64, u32)> {
+        Some((self.game.position().hash(), self.game.moves().len() as u32))
+    }
+
     fn egdb_verdict(&self, db: &Egdb) -> Option<crate::game::Verdict> {
         Tablebase::probe(db, self.game.position(), &self.game.counters())
     }

@@ -17,10 +17,13 @@ pub use gewu_dice::GewuDiceSession;
 pub use kind::{GameKind, UnknownGame};
 
 use crate::board::{Colour, Outcome as GameOutcome, Variant};
+use crate::book::{Book, BookChoice, BookSettings};
 use crate::endgame::Egdb;
 use crate::eval::Evaluator;
 use crate::notation::{MoveError, MoveFormat};
-use crate::search::{Control, Info, Outcome, Params, Searcher};
+use crate::search::{Control, Info, Mode, Outcome, Params, Searcher};
+use std::collections::HashMap;
+use std::path::PathBuf;
 use std::sync::Arc;
 
 /// How move text from outside is read.
@@ -99,6 +102,12 @@ pub trait Session: Send {
     fn egdb_verdict(&self, _db: &Egdb) -> Option<crate::game::Verdict> {
         None
     }
+    /// What an opening book looks the position up by: its hash (as the
+    /// book computes it) and the plies played since the position was set
+    /// up. `None` for games without books.
+    fn book_key(&self) -> Option<(u64, u32)> {
+        None
+    }
     /// The result as a sentence, if the game is over (`white wins (...)`).
     fn result_text(&self) -> Option<String> {
         self.outcome().map(|o| match o {
@@ -168,7 +177,11 @@ pub struct Options {
     pub ponder: bool,
     /// Endgame databases: largest number of pieces to use (0 = off), and where they are.
     pub egdb_pieces: u32,
-    pub egdb_dir: std::path::PathBuf,
+    pub egdb_dir: PathBuf,
+    /// Opening book use (`book`, `book-ply`, `book-margin`).
+    pub book: BookSettings,
+    /// The book file; `None`: the variant's default (`openings/book-<variant>.txt`).
+    pub book_file: Option<PathBuf>,
 }
 
 impl Default for Options {
@@ -180,9 +193,21 @@ impl Default for Options {
             multipv: 1,
             ponder: false,
             egdb_pieces: 0,
-            egdb_dir: std::path::PathBuf::from("egdb"),
+            egdb_dir: PathBuf::from("egdb"),
+            book: BookSettings::default(),
+            book_file: None,
         }
     }
+}
+
+/// An opening book in play, with each position's distance in plies from
+/// the start through book moves: that distance is the game ply `book-ply`
+/// counts, even when a GUI sends the current position without the moves
+/// that led to it.
+pub struct LoadedBook {
+    pub book: Book,
+    pub path: PathBuf,
+    distance: HashMap<u64, u32>,
 }
 
 /// A whole engine: the current game, the searcher and the evaluator.
@@ -191,6 +216,10 @@ pub struct Engine {
     pub searcher: Searcher,
     pub know: Knowledge,
     pub options: Options,
+    /// The opening book of the current variant, once [`Engine::load_book`] found one.
+    pub book: Option<Arc<LoadedBook>>,
+    /// Whether a front end asked for a book (then switching variants loads the new variant's).
+    book_wanted: bool,
 }
 
 impl Engine {
@@ -200,6 +229,8 @@ impl Engine {
             searcher: Searcher::new(options.threads, options.hash_mib)?,
             know: Knowledge::default(),
             options,
+            book: None,
+            book_wanted: false,
         })
     }
 
@@ -223,7 +254,71 @@ impl Engine {
             {
                 log::warn!("{e}");
             }
+            if self.book_wanted {
+                match self.load_book() {
+                    Ok(msg) => log::info!("{msg}"),
+                    Err(e) => log::warn!("{e}"),
+                }
+            }
         }
+    }
+
+    /// Open the opening book of the current variant: `options.book_file`,
+    /// or the variant's default file. Returns what was loaded, or why
+    /// nothing was (the engine then plays without a book). A variant that
+    /// ships no book and a game without books are not errors.
+    pub fn load_book(&mut self) -> Result<String, String> {
+        self.book = None;
+        self.book_wanted = true;
+        let Some(variant) = self.session.variant() else {
+            return Ok(format!("no opening book for {}", self.session.kind()));
+        };
+        let loaded = match &self.options.book_file {
+            Some(path) => Book::load(path, variant).map(|b| (b, path.clone())),
+            None => crate::book::load_default(variant),
+        };
+        match loaded {
+            Ok((book, path)) => {
+                let msg = format!(
+                    "opening book: {} positions from {}",
+                    book.len(),
+                    path.display()
+                );
+                let distance = book.distances();
+                self.book = Some(Arc::new(LoadedBook {
+                    book,
+                    path,
+                    distance,
+                }));
+                Ok(msg)
+            }
+            Err(e) if self.options.book_file.is_none() && !crate::book::ships_book(variant) => {
+                log::debug!("{e}");
+                Ok(format!("no opening book for {variant}"))
+            }
+            Err(e) => Err(format!("{e}; playing without an opening book")),
+        }
+    }
+
+    /// The book move for the current position, if the book is on, has the
+    /// position, and `mode` plays a move (analysis never uses the book).
+    /// The random choice among near-equal moves draws on the clock, so
+    /// that games differ; with `book-margin` 0 the choice is the best move.
+    pub fn book_move(&self, mode: Mode) -> Option<BookChoice> {
+        if mode == Mode::Analyze || !self.options.book.enabled {
+            return None;
+        }
+        let loaded = self.book.as_ref()?;
+        let (hash, played) = self.session.book_key()?;
+        let ply = loaded.distance.get(&hash).copied().unwrap_or(played);
+        let seed = std::time::SystemTime::now()
+            .duration_since(std::time::UNIX_EPOCH)
+            .map_or(0, |d| d.as_nanos() as u64)
+            ^ hash;
+        let legal = self.session.legal_moves(MoveFormat::Hub);
+        loaded
+            .book
+            .probe(hash, ply, &legal, &self.options.book, seed)
     }
 
     /// Open the endgame databases the options ask for, for the current

@@ -64,6 +64,11 @@ const PARAMS: &[Param] = &[
         name: "book-margin",
         kind: ParamKind::Int { min: 0, max: 100 },
     },
+    // Empty: the variant's default, openings/book-<variant>.txt.
+    Param {
+        name: "book-file",
+        kind: ParamKind::Text,
+    },
     Param {
         name: "ponder",
         kind: ParamKind::Bool,
@@ -106,9 +111,6 @@ const PARAMS: &[Param] = &[
 /// Settings that live in the front end (the engine has no use for them yet).
 struct Settings {
     variant_name: String,
-    book: bool,
-    book_ply: i64,
-    book_margin: i64,
     tt_size: i64,
     eval_file: String,
 }
@@ -117,9 +119,6 @@ impl Default for Settings {
     fn default() -> Self {
         Settings {
             variant_name: "normal".into(),
-            book: true,
-            book_ply: 4,
-            book_margin: 4,
             tt_size: 20,
             eval_file: String::new(),
         }
@@ -298,9 +297,15 @@ impl Hub {
         let s = &self.settings;
         match name {
             "variant" => s.variant_name.clone(),
-            "book" => s.book.to_string(),
-            "book-ply" => s.book_ply.to_string(),
-            "book-margin" => s.book_margin.to_string(),
+            "book" => engine.options.book.enabled.to_string(),
+            "book-ply" => engine.options.book.ply.to_string(),
+            "book-margin" => engine.options.book.margin.to_string(),
+            "book-file" => engine
+                .options
+                .book_file
+                .as_ref()
+                .map(|p| p.display().to_string())
+                .unwrap_or_default(),
             "ponder" => engine.options.ponder.to_string(),
             "threads" => engine.options.threads.to_string(),
             "hash" => engine.options.hash_mib.to_string(),
@@ -366,16 +371,21 @@ impl Hub {
                 })
                 .map_err(|e| e.to_string()),
             "book" => {
-                self.settings.book = value == "true";
+                engine.options.book.enabled = value == "true";
                 Ok(())
             }
             "book-ply" => {
-                self.settings.book_ply = int;
+                engine.options.book.ply = int as u32;
                 Ok(())
             }
             "book-margin" => {
-                self.settings.book_margin = int;
+                engine.options.book.margin = int as i32;
                 Ok(())
+            }
+            "book-file" => {
+                engine.options.book_file =
+                    (!value.is_empty()).then(|| std::path::PathBuf::from(value));
+                self.reload_book_if_ready()
             }
             "ponder" => {
                 engine.options.ponder = value == "true";
@@ -431,7 +441,26 @@ impl Hub {
                 Err(e) => self.error(e),
             }
         }
+        if let Err(e) = self.reload_book_if_ready() {
+            self.error(e);
+        }
         self.out.line("ready");
+    }
+
+    /// The book is opened at `init` (and again when the variant or
+    /// `book-file` changes after it).
+    fn reload_book_if_ready(&mut self) -> Result<(), String> {
+        if !self.initialized {
+            return Ok(());
+        }
+        match self.engine.as_mut().map(Engine::load_book) {
+            Some(Ok(msg)) => {
+                log::info!("{msg}");
+                Ok(())
+            }
+            Some(Err(e)) => Err(e),
+            None => Ok(()),
+        }
     }
 
     /// Databases are opened at `init`; a change after it applies at once.
@@ -545,6 +574,13 @@ impl Hub {
             self.engine = Some(engine);
             self.error("no legal move in this position");
             self.out.line("done");
+            return;
+        }
+        // A book move is played at once, without a search.
+        if let Some(choice) = engine.book_move(mode) {
+            self.engine = Some(engine);
+            self.out.line(&choice.hub_info());
+            self.out.line(&format!("done move={}", choice.mv));
             return;
         }
         let params = Params {

@@ -130,7 +130,12 @@ fn first_word(s: &str) -> &str {
 /// Quote a value if the syntax requires it. Quotes inside a value cannot be
 /// escaped in Hub, so they are replaced by apostrophes.
 pub fn quote(value: &str) -> String {
-    let v = value.replace('"', "'");
+    // A value is one line: a multi-line message (a book's list of bad
+    // lines) becomes one line of `; `-separated parts.
+    let v = value
+        .replace('"', "'")
+        .replace("\n  ", "; ")
+        .replace('\n', "; ");
     if v.is_empty() || v.contains([' ', '\t', '=']) {
         format!("\"{v}\"")
     } else {

@@ -37,6 +37,9 @@ Commands (moves in the variant's notation: 32-28, 28x19, c3-d4, c3:e5):
   bench [depth N]      the fixed benchmark
   threads N | hash MIB engine settings
   egdb N [DIR]         use endgame databases up to N pieces (0 = off; default dir egdb)
+  book [on|off | ply N | margin N | file PATH|default]
+                       the opening book: show its settings and this position's
+                       book moves, or change them (go plays book moves at once)
   quit                 leave";
 
 /// Default thinking time for `go` without limits.
@@ -58,6 +61,11 @@ pub fn run() -> i32 {
             return 1;
         }
     };
+    let mut engine = engine;
+    match engine.load_book() {
+        Ok(msg) => log::info!("{msg}"),
+        Err(e) => log::warn!("{e}"),
+    }
     let interactive = std::io::stdin().is_terminal();
     let mut tm = TextMode {
         engine,
@@ -161,6 +169,7 @@ impl TextMode {
                 _ => self.error("threads needs a number from 1 to 256"),
             },
             "egdb" => self.egdb(args),
+            "book" => self.book(args),
             "hash" => match args.first().and_then(|s| s.parse::<usize>().ok()) {
                 Some(n) if (1..=65536).contains(&n) => {
                     self.engine.set_hash_mib(n);
@@ -191,6 +200,82 @@ impl TextMode {
             Ok(msg) => self.out.line(&format!("egdb {msg}")),
             Err(e) => self.error(e),
         }
+    }
+
+    fn book(&mut self, args: &[&str]) {
+        let settings = &mut self.engine.options.book;
+        let number = |what: &str, max: i64| -> Result<i64, String> {
+            args.get(1)
+                .and_then(|s| s.parse::<i64>().ok())
+                .filter(|n| (0..=max).contains(n))
+                .ok_or_else(|| format!("book {what} needs a number from 0 to {max}"))
+        };
+        let changed = match args {
+            [] => Ok(()),
+            ["on"] => {
+                settings.enabled = true;
+                Ok(())
+            }
+            ["off"] => {
+                settings.enabled = false;
+                Ok(())
+            }
+            ["ply", _] => number("ply", 20).map(|n| settings.ply = n as u32),
+            ["margin", _] => number("margin", 100).map(|n| settings.margin = n as i32),
+            ["file", path] => {
+                self.engine.options.book_file =
+                    (*path != "default").then(|| std::path::PathBuf::from(path));
+                self.engine
+                    .load_book()
+                    .map(|msg| self.out.line(&format!("book {msg}")))
+            }
+            _ => Err("book takes: on, off, ply N, margin N, file PATH|default".into()),
+        };
+        if let Err(e) = changed {
+            self.error(e);
+            return;
+        }
+        let s = self.engine.options.book;
+        let file = match &self.engine.book {
+            Some(b) => format!("{} ({} positions)", b.path.display(), b.book.len()),
+            None => "none".into(),
+        };
+        self.out.line(&format!(
+            "book {} ply {} margin {} file {file}",
+            if s.enabled { "on" } else { "off" },
+            s.ply,
+            s.margin
+        ));
+        if args.is_empty() {
+            self.out
+                .line(&format!("book moves {}", self.book_moves().join(" ")));
+        }
+    }
+
+    /// This position's book moves with their scores (`32-28:0.04`), in the
+    /// variant's notation; empty when the position is not in the book.
+    fn book_moves(&self) -> Vec<String> {
+        let (Some(book), Some((hash, _))) = (&self.engine.book, self.engine.session.book_key())
+        else {
+            return Vec::new();
+        };
+        let format = self.format();
+        book.book
+            .moves(hash)
+            .unwrap_or_default()
+            .iter()
+            .map(|m| {
+                let mv = self
+                    .engine
+                    .session
+                    .convert(&m.mv, MoveReading::Hub, format)
+                    .unwrap_or_else(|_| m.mv.clone());
+                match m.score {
+                    Some(s) => format!("{mv}:{}", format_men(s)),
+                    None => format!("{mv}:?"),
+                }
+            })
+            .collect()
     }
 
     fn after_position(&self) {
@@ -302,6 +387,21 @@ impl TextMode {
             return;
         }
         let format = self.format();
+        if play && let Some(mut choice) = self.engine.book_move(Mode::Think) {
+            let mv = self
+                .engine
+                .session
+                .convert(&choice.mv, MoveReading::Hub, format)
+                .unwrap_or_else(|_| choice.mv.clone());
+            choice.mv.clone_from(&mv);
+            self.out.line(&choice.text());
+            self.out.line(&format!(
+                "bestmove {mv} score {} depth 0 nodes 0 book",
+                choice.score.map_or_else(|| "?".to_string(), format_men)
+            ));
+            self.play(&[mv.as_str()]);
+            return;
+        }
         let out = self.out.clone();
         let params = Params {
             limits,

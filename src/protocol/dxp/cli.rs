@@ -82,6 +82,20 @@ pub struct DxpOptions {
     #[arg(long, value_name = "MIB", default_value_t = 64,
           value_parser = clap::value_parser!(u64).range(1..=65536))]
     pub hash: u64,
+    /// Play without the opening book.
+    #[arg(long)]
+    pub no_book: bool,
+    /// The opening book file (default: openings/book-international.txt).
+    #[arg(long, value_name = "FILE")]
+    pub book_file: Option<PathBuf>,
+    /// Choose book moves at random (within --book-margin) for this many plies.
+    #[arg(long, value_name = "N", default_value_t = 4,
+          value_parser = clap::value_parser!(u32).range(0..=20))]
+    pub book_ply: u32,
+    /// Random book choices only among moves this many centi-men from the best.
+    #[arg(long, value_name = "CENTI-MEN", default_value_t = 4,
+          value_parser = clap::value_parser!(i32).range(0..=100))]
+    pub book_margin: i32,
     /// The name sent to the peer (at most 32 characters are sent).
     #[arg(long)]
     pub name: Option<String>,
@@ -220,6 +234,12 @@ impl Config {
             engine: Options {
                 threads: a.threads as usize,
                 hash_mib: a.hash as usize,
+                book: crate::book::BookSettings {
+                    enabled: !a.no_book,
+                    ply: a.book_ply,
+                    margin: a.book_margin,
+                },
+                book_file: a.book_file.clone(),
                 ..Options::default()
             },
             plan,

@@ -168,10 +168,19 @@ where
         if self.engine.is_none() {
             // Allocating the hash table takes a moment: not on the runtime's thread.
             let options = self.config().engine.clone();
-            let made = tokio::task::spawn_blocking(move || Engine::new(options))
-                .await
-                .map_err(|e| Stop::Abort(format!("cannot start the engine: {e}")))?
-                .map_err(|e| Stop::Abort(format!("cannot start the engine: {e}")))?;
+            let made = tokio::task::spawn_blocking(move || {
+                let mut engine = Engine::new(options)?;
+                if engine.options.book.enabled {
+                    match engine.load_book() {
+                        Ok(msg) => log::info!("dxp: {msg}"),
+                        Err(e) => log::warn!("dxp: {e}"),
+                    }
+                }
+                Ok::<Engine, String>(engine)
+            })
+            .await
+            .map_err(|e| Stop::Abort(format!("cannot start the engine: {e}")))?
+            .map_err(|e| Stop::Abort(format!("cannot start the engine: {e}")))?;
             self.engine = Some(made);
         }
         self.engine

@@ -20,7 +20,7 @@ use super::search::Thinking;
 use crate::board::{Colour, Outcome, Variant};
 use crate::engine::{Engine, MoveReading};
 use crate::notation::MoveFormat;
-use crate::search::{Limits, Params};
+use crate::search::{Limits, Mode, Params};
 use std::time::Duration;
 use tokio::io::{AsyncRead, AsyncWrite};
 use tokio::time::Instant;
@@ -180,6 +180,11 @@ where
                 Instant::now(),
             ),
         };
+        // A book move is played at once, without a search.
+        if let Some(choice) = engine.book_move(Mode::Think) {
+            log::info!("dxp: {}", choice.text());
+            return self.play_our_move(board, Some(choice.mv)).await;
+        }
         let Some(engine) = self.engine.take() else {
             return Err(Stop::Abort("the engine is not available".into()));
         };

@@ -1,0 +1,333 @@
+//! The opening book in play: the Hub protocol and text mode answer book
+//! positions with a book move at once (marked as such), `go analyze` and
+//! `book=false` search instead, positions are found by hash whatever the
+//! move order or however the position was sent, and a missing or broken
+//! book is an error after which Tiao plays on. (The book's format, loader,
+//! builder and importer are specified in `book.rs`.)
+
+use std::io::{BufRead, BufReader, Write};
+use std::path::PathBuf;
+use std::process::{Command, Stdio};
+use tiao::board::Variant;
+use tiao::book::{Book, BookMove, position_hash};
+use tiao::engine::{Engine, GameKind, MoveReading, Options, new_session};
+use tiao::notation::MoveFormat;
+use tiao::search::Mode;
+
+fn shipped(variant: Variant) -> Book {
+    let path = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join(tiao::book::default_path(variant));
+    Book::load(&path, variant).expect("the shipped book loads")
+}
+
+/// The FEN after `moves` from the international start position.
+fn fen_after(moves: &[&str]) -> String {
+    let mut s = new_session(Variant::International);
+    for m in moves {
+        s.play(m, MoveReading::Hub).expect("a legal move");
+    }
+    s.fen()
+}
+
+fn book_moves(book: &Book, fen: &str) -> Vec<BookMove> {
+    let hash = position_hash(book.variant(), fen).expect("fen");
+    book.moves(hash)
+        .expect("the position is in the book")
+        .to_vec()
+}
+
+fn best_score(moves: &[BookMove]) -> i32 {
+    moves
+        .iter()
+        .filter_map(|m| m.score)
+        .max()
+        .expect("scored moves")
+}
+
+/// Run a Hub script; returns stdout up to and including the first line
+/// starting with `until`.
+fn hub(script: &str, until: &str) -> Vec<String> {
+    let mut child = Command::new(env!("CARGO_BIN_EXE_tiao"))
+        .arg("hub")
+        .current_dir(env!("CARGO_MANIFEST_DIR"))
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::null())
+        .spawn()
+        .expect("start tiao hub");
+    let mut stdin = child.stdin.take().expect("stdin");
+    stdin.write_all(script.as_bytes()).expect("write");
+    let mut lines = Vec::new();
+    for line in BufReader::new(child.stdout.take().expect("stdout")).lines() {
+        let line = line.expect("a line");
+        let done = line.starts_with(until);
+        lines.push(line);
+        if done {
+            break;
+        }
+    }
+    drop(stdin);
+    let _ = child.kill();
+    let _ = child.wait();
+    lines
+}
+
+fn done_move(lines: &[String]) -> String {
+    let done = lines.last().expect("a done line");
+    done.strip_prefix("done move=")
+        .and_then(|m| m.split(' ').next())
+        .unwrap_or_else(|| panic!("not a done line with a move: {done}"))
+        .to_string()
+}
+
+fn has_book_info(lines: &[String]) -> bool {
+    lines
+        .iter()
+        .any(|l| l.starts_with("info depth=0") && l.ends_with(" book=yes"))
+}
+
+#[test]
+fn a_book_position_is_answered_with_a_book_move_within_the_margin() {
+    let book = shipped(Variant::International);
+    let start = book_moves(&book, &fen_after(&[]));
+    let best = best_score(&start);
+    // Default settings: random within 4 centi-men during the first 4 plies.
+    for _ in 0..3 {
+        let lines = hub(
+            "hub\ninit\npos start\nlevel move-time=5\ngo think\n",
+            "done",
+        );
+        assert!(has_book_info(&lines), "{lines:?}");
+        let mv = done_move(&lines);
+        let chosen = start
+            .iter()
+            .find(|m| m.mv == mv)
+            .unwrap_or_else(|| panic!("{mv} is not a book move"));
+        assert!(
+            chosen.score.expect("scored") >= best - 4,
+            "{mv}: {chosen:?}"
+        );
+    }
+}
+
+#[test]
+fn book_margin_zero_plays_the_best_book_move() {
+    let book = shipped(Variant::International);
+    for line in [&[][..], &["32-28"], &["32-28", "17-21", "37-32"]] {
+        let moves = book_moves(&book, &fen_after(line));
+        let best = best_score(&moves);
+        let script = format!(
+            "hub\nset-param name=book-margin value=0\ninit\npos start moves=\"{}\"\ngo think\n",
+            line.join(" ")
+        );
+        let lines = hub(&script, "done");
+        let mv = done_move(&lines);
+        let chosen = moves.iter().find(|m| m.mv == mv).expect("a book move");
+        assert_eq!(chosen.score, Some(best), "after {line:?}: {lines:?}");
+    }
+}
+
+#[test]
+fn a_position_is_found_by_hash_whatever_the_move_order_or_how_it_was_sent() {
+    // 31-26 20-24 32-27 19-23 and 32-27 19-23 31-26 20-24 meet in one position.
+    let a = ["31-26", "20-24", "32-27", "19-23"];
+    let b = ["32-27", "19-23", "31-26", "20-24"];
+    assert_eq!(fen_after(&a), fen_after(&b));
+    let book = shipped(Variant::International);
+    let moves = book_moves(&book, &fen_after(&a));
+    let best = best_score(&moves);
+    for script in [
+        format!("pos start moves=\"{}\"", a.join(" ")),
+        format!("pos start moves=\"{}\"", b.join(" ")),
+        format!("pos fen={}", fen_after(&a)),
+    ] {
+        let lines = hub(
+            &format!("hub\nset-param name=book-margin value=0\ninit\n{script}\ngo think\n"),
+            "done",
+        );
+        assert!(has_book_info(&lines), "{script}: {lines:?}");
+        let mv = done_move(&lines);
+        let chosen = moves.iter().find(|m| m.mv == mv).expect("a book move");
+        assert_eq!(chosen.score, Some(best), "{script}");
+    }
+}
+
+#[test]
+fn analysis_ignores_the_book() {
+    let lines = hub("hub\ninit\npos start\nlevel depth=3\ngo analyze\n", "done");
+    assert!(!has_book_info(&lines), "{lines:?}");
+    assert!(
+        lines.iter().any(|l| l.starts_with("info depth=3")),
+        "{lines:?}"
+    );
+}
+
+#[test]
+fn book_false_searches_from_the_first_move() {
+    let lines = hub(
+        "hub\nset-param name=book value=false\ninit\npos start\nlevel depth=3\ngo think\n",
+        "done",
+    );
+    assert!(!has_book_info(&lines), "{lines:?}");
+    assert!(
+        lines.iter().any(|l| l.starts_with("info depth=3")),
+        "{lines:?}"
+    );
+}
+
+#[test]
+fn positions_outside_the_book_are_searched() {
+    let lines = hub(
+        "hub\ninit\npos fen=W:W28,33,K50:B5,12,19\nlevel depth=3\ngo think\n",
+        "done",
+    );
+    assert!(!has_book_info(&lines), "{lines:?}");
+    assert!(
+        lines.iter().any(|l| l.starts_with("info depth=3")),
+        "{lines:?}"
+    );
+}
+
+#[test]
+fn a_missing_or_broken_book_is_an_error_and_tiao_plays_on() {
+    let dir = std::env::temp_dir().join(format!("tiao-book-play-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).expect("dir");
+    let broken = dir.join("broken.txt");
+    std::fs::write(
+        &broken,
+        "tiao-book 1\nvariant international\nW:W31-50:B1-20 ; 32-28 +1 1\nW:W31-50:B1-20 ; 99-98 +1 1\n",
+    )
+    .expect("write");
+    let missing = dir.join("missing.txt");
+    for (file, expected) in [(&missing, "missing.txt"), (&broken, "line 4")] {
+        let lines = hub(
+            &format!(
+                "hub\nset-param name=book-file value=\"{}\"\ninit\npos start\nlevel depth=2\ngo think\n",
+                file.display()
+            ),
+            "done",
+        );
+        let err = lines
+            .iter()
+            .find(|l| l.starts_with("error message="))
+            .unwrap_or_else(|| panic!("an error line: {lines:?}"));
+        assert!(err.contains(expected), "{err}");
+        assert!(err.contains("playing without an opening book"), "{err}");
+        assert!(lines.iter().any(|l| l == "ready"));
+        assert!(!has_book_info(&lines));
+        let mv = done_move(&lines);
+        assert!(
+            new_session(Variant::International)
+                .legal_moves(MoveFormat::Hub)
+                .contains(&mv)
+        );
+    }
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
+fn the_engine_opens_each_variants_book_and_only_plays_it_when_asked() {
+    let mut engine = Engine::new(Options::default()).expect("engine");
+    assert!(
+        engine.book_move(Mode::Think).is_none(),
+        "no book before load_book"
+    );
+    engine.options.book_file = Some(
+        PathBuf::from(env!("CARGO_MANIFEST_DIR"))
+            .join(tiao::book::default_path(Variant::International)),
+    );
+    engine.load_book().expect("the international book");
+    let choice = engine.book_move(Mode::Think).expect("a book move");
+    assert!(
+        engine
+            .session
+            .legal_moves(MoveFormat::Hub)
+            .contains(&choice.mv)
+    );
+    assert!(engine.book_move(Mode::Analyze).is_none());
+    engine.options.book.enabled = false;
+    assert!(engine.book_move(Mode::Think).is_none());
+    engine.options.book.enabled = true;
+
+    // Switching variants opens the new variant's book (default path, found
+    // next to the test binary's repository), and games without books have none.
+    engine.options.book_file = None;
+    engine.set_game(GameKind::Draughts(Variant::Russian));
+    let loaded = engine.book.as_ref().expect("the Russian book");
+    assert_eq!(loaded.book.variant(), Variant::Russian);
+    let choice = engine.book_move(Mode::Think).expect("a Russian book move");
+    assert!(
+        engine
+            .session
+            .legal_moves(MoveFormat::Hub)
+            .contains(&choice.mv)
+    );
+    engine.set_game(GameKind::Draughts(Variant::Canadian));
+    assert!(engine.book.is_none());
+    assert!(
+        engine.load_book().is_ok(),
+        "no Canadian book is not an error"
+    );
+    engine.set_game(GameKind::Halma8);
+    assert!(engine.book_move(Mode::Think).is_none());
+}
+
+fn text(script: &str) -> Vec<String> {
+    let mut child = Command::new(env!("CARGO_BIN_EXE_tiao"))
+        .current_dir(env!("CARGO_MANIFEST_DIR"))
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::null())
+        .spawn()
+        .expect("start tiao");
+    child
+        .stdin
+        .take()
+        .expect("stdin")
+        .write_all(script.as_bytes())
+        .expect("write");
+    let out = child.wait_with_output().expect("run");
+    String::from_utf8_lossy(&out.stdout)
+        .lines()
+        .map(str::to_string)
+        .collect()
+}
+
+#[test]
+fn text_mode_shows_the_book_and_go_plays_from_it() {
+    let book = shipped(Variant::International);
+    let moves = book_moves(&book, &fen_after(&[]));
+    let best = moves
+        .iter()
+        .find(|m| m.score == Some(best_score(&moves)))
+        .expect("best");
+    let out = text("book\nbook margin 0\ngo\nbook off\ngo depth 2\n");
+    assert!(
+        out[0].starts_with("book on ply 4 margin 4 file ") && out[0].contains("11000 positions"),
+        "{out:?}"
+    );
+    assert!(
+        out[1].starts_with("book moves ") && out[1].contains(&best.mv),
+        "{out:?}"
+    );
+    assert!(
+        out[3].starts_with(&format!("book move {} ", best.mv)),
+        "{out:?}"
+    );
+    assert!(
+        out[4].starts_with(&format!("bestmove {} ", best.mv)) && out[4].ends_with(" book"),
+        "{out:?}"
+    );
+    assert_eq!(out[5], format!("played {}", best.mv));
+    assert!(out[6].starts_with("book off"), "{out:?}");
+    let searched = out
+        .iter()
+        .skip(7)
+        .find(|l| l.starts_with("bestmove "))
+        .expect("a searched move");
+    assert!(searched.contains(" depth 2 "), "{searched}");
+    assert!(
+        text("book margin 200\nbook sideways\n")
+            .iter()
+            .all(|l| l.starts_with("error: "))
+    );
+}
