@@ -60,6 +60,10 @@ bench: build
 	./$(TIAO) perft --only --threads 2 10
 	@echo "== search bench (one thread, fixed depth)"
 	./$(TIAO) bench
+	@echo "== search bench, 2 threads (time to the same depth)"
+	./$(TIAO) bench --threads 2
+	@echo "== transposition table probe cost"
+	./$(TIAO) bench --tt-probe
 
 # Endgame databases: international and Russian up to 5 pieces, generated
 # here (minutes; not committed). Tiao uses them with `egdb-pieces` / `egdb`.
