@@ -5,9 +5,10 @@
 //! book is an error after which Tiao plays on. (The book's format, loader,
 //! builder and importer are specified in `book.rs`.)
 
-use std::io::{BufRead, BufReader, Write};
+mod script_support;
+
+use script_support::{hub_script, text_script};
 use std::path::PathBuf;
-use std::process::{Command, Stdio};
 use tiao::board::Variant;
 use tiao::book::{Book, BookMove, position_hash};
 use tiao::engine::{Engine, GameKind, MoveReading, Options, new_session};
@@ -43,34 +44,6 @@ fn best_score(moves: &[BookMove]) -> i32 {
         .expect("scored moves")
 }
 
-/// Run a Hub script; returns stdout up to and including the first line
-/// starting with `until`.
-fn hub(script: &str, until: &str) -> Vec<String> {
-    let mut child = Command::new(env!("CARGO_BIN_EXE_tiao"))
-        .arg("hub")
-        .current_dir(env!("CARGO_MANIFEST_DIR"))
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::null())
-        .spawn()
-        .expect("start tiao hub");
-    let mut stdin = child.stdin.take().expect("stdin");
-    stdin.write_all(script.as_bytes()).expect("write");
-    let mut lines = Vec::new();
-    for line in BufReader::new(child.stdout.take().expect("stdout")).lines() {
-        let line = line.expect("a line");
-        let done = line.starts_with(until);
-        lines.push(line);
-        if done {
-            break;
-        }
-    }
-    drop(stdin);
-    let _ = child.kill();
-    let _ = child.wait();
-    lines
-}
-
 fn done_move(lines: &[String]) -> String {
     let done = lines.last().expect("a done line");
     done.strip_prefix("done move=")
@@ -92,7 +65,7 @@ fn a_book_position_is_answered_with_a_book_move_within_the_margin() {
     let best = best_score(&start);
     // Default settings: random within 4 centi-men during the first 4 plies.
     for _ in 0..3 {
-        let lines = hub(
+        let lines = hub_script(
             "hub\ninit\npos start\nlevel move-time=5\ngo think\n",
             "done",
         );
@@ -119,7 +92,7 @@ fn book_margin_zero_plays_the_best_book_move() {
             "hub\nset-param name=book-margin value=0\ninit\npos start moves=\"{}\"\ngo think\n",
             line.join(" ")
         );
-        let lines = hub(&script, "done");
+        let lines = hub_script(&script, "done");
         let mv = done_move(&lines);
         let chosen = moves.iter().find(|m| m.mv == mv).expect("a book move");
         assert_eq!(chosen.score, Some(best), "after {line:?}: {lines:?}");
@@ -140,7 +113,7 @@ fn a_position_is_found_by_hash_whatever_the_move_order_or_how_it_was_sent() {
         format!("pos start moves=\"{}\"", b.join(" ")),
         format!("pos fen={}", fen_after(&a)),
     ] {
-        let lines = hub(
+        let lines = hub_script(
             &format!("hub\nset-param name=book-margin value=0\ninit\n{script}\ngo think\n"),
             "done",
         );
@@ -151,40 +124,29 @@ fn a_position_is_found_by_hash_whatever_the_move_order_or_how_it_was_sent() {
     }
 }
 
-#[test]
-fn analysis_ignores_the_book() {
-    let lines = hub("hub\ninit\npos start\nlevel depth=3\ngo analyze\n", "done");
-    assert!(!has_book_info(&lines), "{lines:?}");
+/// The Hub session `setup` then `go` at depth 3 searches: no book line, a depth-3 `info`.
+fn assert_searched(setup: &str, go: &str) {
+    let lines = hub_script(&format!("hub\n{setup}\nlevel depth=3\ngo {go}\n"), "done");
+    assert!(!has_book_info(&lines), "{setup}: {lines:?}");
     assert!(
         lines.iter().any(|l| l.starts_with("info depth=3")),
-        "{lines:?}"
+        "{setup}: {lines:?}"
     );
+}
+
+#[test]
+fn analysis_ignores_the_book() {
+    assert_searched("init\npos start", "analyze");
 }
 
 #[test]
 fn book_false_searches_from_the_first_move() {
-    let lines = hub(
-        "hub\nset-param name=book value=false\ninit\npos start\nlevel depth=3\ngo think\n",
-        "done",
-    );
-    assert!(!has_book_info(&lines), "{lines:?}");
-    assert!(
-        lines.iter().any(|l| l.starts_with("info depth=3")),
-        "{lines:?}"
-    );
+    assert_searched("set-param name=book value=false\ninit\npos start", "think");
 }
 
 #[test]
 fn positions_outside_the_book_are_searched() {
-    let lines = hub(
-        "hub\ninit\npos fen=W:W28,33,K50:B5,12,19\nlevel depth=3\ngo think\n",
-        "done",
-    );
-    assert!(!has_book_info(&lines), "{lines:?}");
-    assert!(
-        lines.iter().any(|l| l.starts_with("info depth=3")),
-        "{lines:?}"
-    );
+    assert_searched("init\npos fen=W:W28,33,K50:B5,12,19", "think");
 }
 
 #[test]
@@ -199,7 +161,7 @@ fn a_missing_or_broken_book_is_an_error_and_tiao_plays_on() {
     .expect("write");
     let missing = dir.join("missing.txt");
     for (file, expected) in [(&missing, "missing.txt"), (&broken, "line 4")] {
-        let lines = hub(
+        let lines = hub_script(
             &format!(
                 "hub\nset-param name=book-file value=\"{}\"\ninit\npos start\nlevel depth=2\ngo think\n",
                 file.display()
@@ -271,27 +233,6 @@ fn the_engine_opens_each_variants_book_and_only_plays_it_when_asked() {
     assert!(engine.book_move(Mode::Think).is_none());
 }
 
-fn text(script: &str) -> Vec<String> {
-    let mut child = Command::new(env!("CARGO_BIN_EXE_tiao"))
-        .current_dir(env!("CARGO_MANIFEST_DIR"))
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::null())
-        .spawn()
-        .expect("start tiao");
-    child
-        .stdin
-        .take()
-        .expect("stdin")
-        .write_all(script.as_bytes())
-        .expect("write");
-    let out = child.wait_with_output().expect("run");
-    String::from_utf8_lossy(&out.stdout)
-        .lines()
-        .map(str::to_string)
-        .collect()
-}
-
 #[test]
 fn text_mode_shows_the_book_and_go_plays_from_it() {
     let book = shipped(Variant::International);
@@ -300,7 +241,7 @@ fn text_mode_shows_the_book_and_go_plays_from_it() {
         .iter()
         .find(|m| m.score == Some(best_score(&moves)))
         .expect("best");
-    let out = text("book\nbook margin 0\ngo\nbook off\ngo depth 2\n");
+    let out = text_script("book\nbook margin 0\ngo\nbook off\ngo depth 2\n");
     assert!(
         out[0].starts_with("book on ply 4 margin 4 file ") && out[0].contains("11000 positions"),
         "{out:?}"
@@ -326,7 +267,7 @@ fn text_mode_shows_the_book_and_go_plays_from_it() {
         .expect("a searched move");
     assert!(searched.contains(" depth 2 "), "{searched}");
     assert!(
-        text("book margin 200\nbook sideways\n")
+        text_script("book margin 200\nbook sideways\n")
             .iter()
             .all(|l| l.starts_with("error: "))
     );

@@ -3,9 +3,11 @@
 //! parameters load them (a missing set is a clear message and Tiao plays on),
 //! and `tiao match` adjudicates covered positions.
 
-use std::io::{BufRead, BufReader, Write};
+mod script_support;
+
+use script_support::hub_script;
 use std::path::{Path, PathBuf};
-use std::process::{Command, Stdio};
+use std::process::Command;
 use std::sync::{Arc, OnceLock};
 use tiao::board::International;
 use tiao::endgame::{Egdb, GenOptions, generate};
@@ -112,34 +114,10 @@ fn sessions_report_the_tables_verdict_for_adjudication() {
     );
 }
 
-fn hub_lines(script: &str, wait_for: &str) -> Vec<String> {
-    let mut child = Command::new(env!("CARGO_BIN_EXE_tiao"))
-        .arg("hub")
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::null())
-        .spawn()
-        .expect("start");
-    let mut stdin = child.stdin.take().expect("stdin");
-    stdin.write_all(script.as_bytes()).expect("write");
-    let mut lines = Vec::new();
-    for line in BufReader::new(child.stdout.take().expect("stdout")).lines() {
-        let line = line.expect("line");
-        let done = line.starts_with(wait_for);
-        lines.push(line);
-        if done {
-            break;
-        }
-    }
-    drop(stdin);
-    let _ = child.wait();
-    lines
-}
-
 #[test]
 fn the_hub_parameters_load_tables_and_a_missing_set_is_a_message_not_a_failure() {
     let dir = tables().display().to_string();
-    let lines = hub_lines(
+    let lines = hub_script(
         &format!(
             "hub\nset-param name=egdb-pieces value=3\nset-param name=egdb-dir value=\"{dir}\"\ninit\n\
              pos fen=W:WK46,37:B5\nlevel depth=4\ngo think\n"
@@ -158,7 +136,7 @@ fn the_hub_parameters_load_tables_and_a_missing_set_is_a_message_not_a_failure()
         .expect("score");
     assert!((80.0..90.0).contains(&score), "{info}");
 
-    let lines = hub_lines(
+    let lines = hub_script(
         "hub\nset-param name=bb-size value=3\nset-param name=egdb-dir value=/no/such/dir\ninit\npos start\nlevel depth=2\ngo think\n",
         "done",
     );

@@ -1,33 +1,14 @@
 //! Text mode driven as a script: commands piped on stdin give one
 //! parseable result each, errors are `error:` lines, and nothing crashes.
 
-use std::io::Write;
-use std::process::{Command, Stdio};
+mod script_support;
 
-fn script(input: &str) -> Vec<String> {
-    let mut child = Command::new(env!("CARGO_BIN_EXE_tiao"))
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::null())
-        .spawn()
-        .expect("start tiao");
-    child
-        .stdin
-        .take()
-        .expect("stdin")
-        .write_all(input.as_bytes())
-        .expect("write");
-    let out = child.wait_with_output().expect("run");
-    assert!(out.status.success(), "{:?}", out.status);
-    String::from_utf8_lossy(&out.stdout)
-        .lines()
-        .map(str::to_string)
-        .collect()
-}
+use script_support::text_script;
 
 #[test]
 fn a_script_sets_up_plays_and_reports_in_parseable_lines() {
-    let out = script("fen\nmoves\nplay 32-28 19-23\nmoves\nundo\nhistory\nstart\nperft 3\nquit\n");
+    let out =
+        text_script("fen\nmoves\nplay 32-28 19-23\nmoves\nundo\nhistory\nstart\nperft 3\nquit\n");
     assert_eq!(
         out[0],
         "fen W:W31,32,33,34,35,36,37,38,39,40,41,42,43,44,45,46,47,48,49,50:B1,2,3,4,5,6,7,8,9,10,11,12,13,14,15,16,17,18,19,20"
@@ -47,7 +28,7 @@ fn a_script_sets_up_plays_and_reports_in_parseable_lines() {
 
 #[test]
 fn go_thinks_and_plays_a_move() {
-    let out = script("book off\ngo depth 4\nhistory\n");
+    let out = text_script("book off\ngo depth 4\nhistory\n");
     let best = out
         .iter()
         .find(|l| l.starts_with("bestmove "))
@@ -63,7 +44,7 @@ fn go_thinks_and_plays_a_move() {
 
 #[test]
 fn eval_lists_every_term() {
-    let out = script("eval\n");
+    let out = text_script("eval\n");
     let terms: Vec<&String> = out.iter().filter(|l| l.starts_with("term ")).collect();
     for name in [
         "man",
@@ -92,7 +73,7 @@ fn eval_lists_every_term() {
 
 #[test]
 fn other_variants_use_their_notation() {
-    let out = script("variant russian\nmoves\nplay c3-d4 f6-e5\nplay d4:f6\nfen\n");
+    let out = text_script("variant russian\nmoves\nplay c3-d4 f6-e5\nplay d4:f6\nfen\n");
     assert_eq!(out[0], "variant russian");
     assert_eq!(out[1], "moves a3-b4 c3-b4 c3-d4 e3-d4 e3-f4 g3-f4 g3-h4");
     assert_eq!(out[4], "played d4:f6");
@@ -101,7 +82,7 @@ fn other_variants_use_their_notation() {
 
 #[test]
 fn bad_commands_are_errors_and_the_script_goes_on() {
-    let out = script(
+    let out = text_script(
         "frobnicate\nplay 32-27x\nplay 32-29\nfen W:W51\nvariant frisian\nperft banana\ngo depth zero\nthreads 0\nundo\nfen\n",
     );
     let errors = out.iter().filter(|l| l.starts_with("error: ")).count();
@@ -131,7 +112,7 @@ fn random_bytes_do_not_crash_text_mode() {
         input.push('\n');
     }
     input.push_str("fen\n");
-    let out = script(&input);
+    let out = text_script(&input);
     assert!(
         out.last().is_some_and(|l| l.starts_with("fen ")),
         "{:?}",
