@@ -54,7 +54,28 @@ enum Command {
     Text,
 }
 
+/// A build for newer CPUs (`make build-modern`: POPCNT and BMI2 compiled
+/// in) stops with a message on a CPU without them, instead of dying on an
+/// illegal instruction in the middle of a game.
+fn check_cpu() {
+    #[cfg(all(target_arch = "x86_64", target_feature = "popcnt"))]
+    if !std::is_x86_feature_detected!("popcnt") {
+        eprintln!(
+            "this tiao was built for CPUs with POPCNT; build it with `make build` for this one"
+        );
+        std::process::exit(1);
+    }
+    #[cfg(all(target_arch = "x86_64", target_feature = "bmi2"))]
+    if !std::is_x86_feature_detected!("bmi2") {
+        eprintln!(
+            "this tiao was built for CPUs with BMI2; build it with `make build` for this one"
+        );
+        std::process::exit(1);
+    }
+}
+
 fn main() {
+    check_cpu();
     // Logs go to stderr: stdout belongs to the protocol.
     env_logger::Builder::from_env(env_logger::Env::default().default_filter_or("warn"))
         .target(env_logger::Target::Stderr)
