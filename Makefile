@@ -70,6 +70,8 @@ bench: build
 	./$(TIAO) bench --threads 2
 	@echo "== transposition table probe cost"
 	./$(TIAO) bench --tt-probe
+	@echo "== endgame database probes (tables from make egdb)"
+	@if [ -d egdb/international ]; then ./$(TIAO) egdb bench; else echo "no egdb/ here: run make egdb first"; fi
 
 # Endgame databases: international and Russian up to 5 pieces, generated
 # here (minutes; not committed). Tiao uses them with `egdb-pieces` / `egdb`.
