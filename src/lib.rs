@@ -18,3 +18,4 @@ pub mod notation;
 pub mod protocol;
 pub mod search;
 pub mod tools;
+pub mod train;

@@ -33,6 +33,9 @@ enum Command {
         /// Instead of searching, measure the cost of a table probe.
         #[arg(long)]
         tt_probe: bool,
+        /// Evaluation to search with (default: the engine's).
+        #[arg(long, value_parser = ["v1", "pattern"])]
+        eval: Option<String>,
     },
     /// Play engine-vs-engine games over TCP (DamExchange protocol).
     Dxp(dxp::DxpArgs),
@@ -52,6 +55,12 @@ enum Command {
     Egdb(endgame::cli::EgdbArgs),
     /// Text mode (the default).
     Text,
+    /// Generate training data by self-play (and `merge`, `info`).
+    Datagen(tiao::train::DatagenArgs),
+    /// Fit pattern evaluation weights to training data.
+    Train(tiao::train::TrainArgs),
+    /// Quick in-process match between two evaluations.
+    Duel(tiao::train::DuelArgs),
 }
 
 fn main() {
@@ -69,6 +78,7 @@ fn main() {
             threads,
             hash,
             tt_probe,
+            eval,
         }) => {
             if tt_probe {
                 let ns = bench::tt_probe_cost(hash.clamp(1, 1 << 16));
@@ -79,8 +89,21 @@ fn main() {
                     depth,
                     threads: threads.clamp(1, 256),
                     hash_mib: hash.clamp(1, 1 << 16),
+                    eval: match eval.as_deref() {
+                        Some("v1") => Some("v1"),
+                        Some(_) => Some("pattern"),
+                        None => None,
+                    },
                 };
-                report(bench::run_with(opts, &|l| println!("{l}")).map(|_| ()))
+                report(
+                    bench::run_with(opts, &|l| println!("{l}"))
+                        .and_then(|_| bench::eval_cost())
+                        .map(|costs| {
+                            for (name, ns) in costs {
+                                println!("eval {name}: {ns:.1} ns per evaluation");
+                            }
+                        }),
+                )
             }
         }
         Some(Command::Tactics(cmd)) => report(tactics::run(&cmd)),
@@ -89,6 +112,9 @@ fn main() {
         Some(Command::Dxp(args)) => report(dxp::run(&args)),
         Some(Command::Match(args)) => report(match_runner::run(&args)),
         Some(Command::Openings(args)) => report(match_runner::run_openings(&args)),
+        Some(Command::Datagen(args)) => report(tiao::train::run_datagen(&args)),
+        Some(Command::Train(args)) => report(tiao::train::run_train(&args)),
+        Some(Command::Duel(args)) => report(tiao::train::run_duel(&args)),
     };
     std::process::exit(code);
 }

@@ -253,7 +253,7 @@ impl<R: Rules> Session for DraughtsSession<R> {
             .terms(pos)
             .into_iter()
             .map(|t| EvalTerm {
-                name: t.feature.name(),
+                name: t.name,
                 value: t.value,
                 score: t.score,
             })

@@ -19,7 +19,7 @@ pub use kind::{GameKind, UnknownGame};
 use crate::board::{Colour, Outcome as GameOutcome, Variant};
 use crate::book::{Book, BookChoice, BookSettings};
 use crate::endgame::Egdb;
-use crate::eval::Evaluator;
+use crate::eval::pattern_select::EvalChoice;
 use crate::notation::{MoveError, MoveFormat};
 use crate::search::{Control, Info, Mode, Outcome, Params, Searcher};
 use std::collections::HashMap;
@@ -40,7 +40,7 @@ pub enum MoveReading {
 /// databases. Shared by every session (cheap to clone).
 #[derive(Clone, Default)]
 pub struct Knowledge {
-    pub eval: Arc<Evaluator>,
+    pub eval: Arc<EvalChoice>,
     /// Endgame databases for the current variant, if loaded.
     pub egdb: Option<Arc<Egdb>>,
 }

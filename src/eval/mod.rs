@@ -3,6 +3,11 @@
 //! pieces left. Weights come from a data file (`weights.rs`).
 
 pub mod features;
+pub mod pattern;
+pub mod pattern_dense;
+pub mod pattern_file;
+pub mod pattern_layout;
+pub mod pattern_select;
 pub mod weights;
 
 use crate::board::{Colour, Position, Rules};

@@ -90,6 +90,10 @@ const PARAMS: &[Param] = &[
         kind: ParamKind::Int { min: 1, max: 64 },
     },
     Param {
+        name: "eval",
+        kind: ParamKind::Enum(&["pattern", "v1"]),
+    },
+    Param {
         name: "eval-file",
         kind: ParamKind::Text,
     },
@@ -311,6 +315,7 @@ impl Hub {
             "hash" => engine.options.hash_mib.to_string(),
             "tt-size" => s.tt_size.to_string(),
             "multipv" => engine.options.multipv.to_string(),
+            "eval" => engine.know.eval.name().to_string(),
             "eval-file" => s.eval_file.clone(),
             "egdb-pieces" | "bb-size" => engine.options.egdb_pieces.to_string(),
             "egdb-dir" => engine.options.egdb_dir.display().to_string(),
@@ -413,14 +418,16 @@ impl Hub {
                 engine.options.egdb_dir = std::path::PathBuf::from(value);
                 self.reload_egdb_if_ready()
             }
+            "eval" => crate::eval::pattern_select::EvalChoice::named(value)
+                .map(|e| engine.know.eval = Arc::new(e)),
             "eval-file" => {
                 self.settings.eval_file = value.to_string();
                 if value.is_empty() {
-                    engine.know.eval = Arc::new(crate::eval::Evaluator::default());
+                    engine.know.eval = Arc::new(crate::eval::pattern_select::EvalChoice::default());
                     Ok(())
                 } else {
-                    crate::eval::weights::Weights::load(std::path::Path::new(value))
-                        .map(|w| engine.know.eval = Arc::new(crate::eval::Evaluator::new(w)))
+                    crate::eval::pattern_select::EvalChoice::load(std::path::Path::new(value))
+                        .map(|e| engine.know.eval = Arc::new(e))
                         .map_err(|e| format!("{e}; keeping the current evaluation"))
                 }
             }

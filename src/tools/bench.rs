@@ -1,12 +1,17 @@
 //! `tiao bench`: a fixed set of positions searched to a fixed depth on one
 //! thread. The total node count is a signature of the search: it changes
 //! only when search behaviour changes, so a change meant to be a pure speed-up
-//! must keep it. Nodes per second measure speed.
+//! must keep it. Nodes per second measure speed. The evaluation searched
+//! with can be chosen (`--eval`), and every run ends with the cost of one
+//! evaluation of each kind on the bench positions, so the price per node of
+//! the pattern evaluation against v1 shows in one run.
 
 use crate::board::Variant;
 use crate::engine::{Engine, Options};
+use crate::eval::pattern_select::EvalChoice;
 use crate::notation::MoveFormat;
 use crate::search::{Limits, Params};
+use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 /// Depth searched per position by default.
@@ -121,6 +126,9 @@ pub struct BenchOptions {
     pub depth: u32,
     pub threads: usize,
     pub hash_mib: usize,
+    /// The evaluation searched with: `v1`, `pattern`, or `None` for the
+    /// engine's default.
+    pub eval: Option<&'static str>,
 }
 
 impl Default for BenchOptions {
@@ -129,6 +137,7 @@ impl Default for BenchOptions {
             depth: DEFAULT_DEPTH,
             threads: 1,
             hash_mib: 64,
+            eval: None,
         }
     }
 }
@@ -151,6 +160,9 @@ pub fn run_with(opts: BenchOptions, line: &dyn Fn(&str)) -> Result<BenchResult, 
         hash_mib: opts.hash_mib,
         ..Options::default()
     })?;
+    if let Some(name) = opts.eval {
+        engine.know.eval = Arc::new(EvalChoice::named(name)?);
+    }
     let (mut nodes, mut probes, mut hits) = (0, 0, 0);
     let mut time = Duration::ZERO;
     for (i, (variant, fen)) in POSITIONS.iter().enumerate() {
@@ -194,6 +206,38 @@ pub fn run_with(opts: BenchOptions, line: &dyn Fn(&str)) -> Result<BenchResult, 
         time,
         tt_hit_rate,
     })
+}
+
+/// Average cost of one static evaluation, in nanoseconds, for each of `v1`
+/// and `pattern`, over the international bench positions (the variant the
+/// pattern weights matter most for). Each position is evaluated many times
+/// in a row, so the figure is the evaluation's own cost with warm caches:
+/// a lower bound of what it adds to a search node.
+pub fn eval_cost() -> Result<Vec<(&'static str, f64)>, String> {
+    use crate::board::{International, Position};
+    use crate::game::Evaluate;
+    use crate::notation::read_fen;
+    let positions: Vec<Position<International>> = POSITIONS
+        .iter()
+        .filter(|(v, _)| *v == Variant::International)
+        .map(|(_, fen)| read_fen::<International>(fen).map_err(|e| format!("{fen}: {e}")))
+        .collect::<Result<_, _>>()?;
+    const ROUNDS: usize = 20_000;
+    let mut out = Vec::new();
+    for name in ["v1", "pattern"] {
+        let eval = EvalChoice::named(name)?;
+        let mut sum = 0i64;
+        let start = Instant::now();
+        for _ in 0..ROUNDS {
+            for pos in &positions {
+                sum += i64::from(eval.evaluate(std::hint::black_box(pos)));
+            }
+        }
+        let ns = start.elapsed().as_nanos() as f64 / (ROUNDS * positions.len()) as f64;
+        std::hint::black_box(sum);
+        out.push((name, ns));
+    }
+    Ok(out)
 }
 
 /// Average cost of a transposition-table probe, in nanoseconds, on a table

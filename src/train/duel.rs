@@ -1,0 +1,309 @@
+//! `tiao duel`: a quick in-process match between two evaluations (pattern
+//! weights files, or evaluation v1), each driving its own single-threaded
+//! search at a fixed node budget or a fixed time per move. Every opening is
+//! played twice with colours swapped; games run in parallel on a rayon pool.
+//! It reports Elo with a 95% interval and, if asked, runs an SPRT.
+//!
+//! This is the training loop's own check (no processes, no protocol, so it
+//! is cheap enough to run after every training); `tiao match` plays real
+//! engines through the Hub protocol and gives the figures to publish.
+
+use super::elo::{Sprt, Tally, Verdict};
+use super::openings::load_ballot;
+use crate::board::{
+    Brazilian, Canadian, Colour, Game, International, Outcome, Position, Rules, Russian, Variant,
+};
+use crate::eval::Evaluator;
+use crate::eval::pattern::PatternEval;
+use crate::game::Evaluate;
+use crate::movegen::{MoveList, generate};
+use crate::search::score::WIN_BOUND;
+use crate::search::{Limits, Mode, Params, Root, Searcher};
+use indicatif::{ProgressBar, ProgressStyle};
+use std::collections::HashSet;
+use std::path::PathBuf;
+use std::sync::Mutex;
+use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
+use std::time::Duration;
+
+/// One side of a duel.
+#[derive(Clone, Debug)]
+pub enum Contender {
+    V1,
+    Pattern(PatternEval),
+}
+
+/// Settings of a duel.
+#[derive(Clone, Debug)]
+pub struct DuelConfig {
+    pub variant: Variant,
+    pub a: Contender,
+    pub b: Contender,
+    /// Nodes per move (when set) ...
+    pub nodes: Option<u64>,
+    /// ... or time per move.
+    pub movetime: Duration,
+    /// A ballot file; `None`: every opening of `opening_plies` plies.
+    pub openings: Option<PathBuf>,
+    pub opening_plies: u32,
+    /// Games to play (rounded up to pairs); with an SPRT, the most.
+    pub games: u32,
+    pub sprt: Option<Sprt>,
+    pub threads: usize,
+    pub hash_mib: usize,
+    pub max_plies: u32,
+    pub adjudicate: i32,
+    pub adjudicate_plies: u32,
+    pub quiet: bool,
+}
+
+/// The result of a duel, from A's side.
+#[derive(Clone, Debug)]
+pub struct DuelResult {
+    pub tally: Tally,
+    pub elo: f64,
+    pub ci: f64,
+    pub llr: Option<f64>,
+    pub verdict: Option<Verdict>,
+    pub openings: usize,
+}
+
+/// Every opening of `plies` plies from the start, one per resulting
+/// position, in move generator order.
+pub fn all_openings<R: Rules>(plies: u32) -> Vec<Game<R>> {
+    fn walk<R: Rules>(
+        game: &mut Game<R>,
+        left: u32,
+        seen: &mut HashSet<u64>,
+        out: &mut Vec<Game<R>>,
+    ) {
+        if game.outcome().is_some() {
+            return;
+        }
+        if left == 0 {
+            if seen.insert(game.position().hash()) {
+                out.push(game.clone());
+            }
+            return;
+        }
+        let mut list = MoveList::<R>::new();
+        generate(game.position(), &mut list);
+        for mv in list {
+            game.play(mv);
+            walk(game, left - 1, seen, out);
+            game.undo();
+        }
+    }
+    let mut out = Vec::new();
+    walk(
+        &mut Game::new(Position::start()),
+        plies,
+        &mut HashSet::new(),
+        &mut out,
+    );
+    out
+}
+
+/// Run a duel.
+pub fn run(cfg: &DuelConfig) -> Result<DuelResult, String> {
+    match cfg.variant {
+        Variant::International => with_a::<International>(cfg),
+        Variant::Russian => with_a::<Russian>(cfg),
+        Variant::Brazilian => with_a::<Brazilian>(cfg),
+        Variant::Canadian => with_a::<Canadian>(cfg),
+    }
+}
+
+fn with_a<R: Rules>(cfg: &DuelConfig) -> Result<DuelResult, String> {
+    match &cfg.a {
+        Contender::V1 => with_b::<R, _>(cfg, &Evaluator::default()),
+        Contender::Pattern(e) => with_b::<R, _>(cfg, e),
+    }
+}
+
+fn with_b<R: Rules, A: Evaluate<Position<R>> + Sync>(
+    cfg: &DuelConfig,
+    a: &A,
+) -> Result<DuelResult, String> {
+    match &cfg.b {
+        Contender::V1 => play_duel::<R, A, _>(cfg, a, &Evaluator::default()),
+        Contender::Pattern(e) => play_duel::<R, A, _>(cfg, a, e),
+    }
+}
+
+fn play_duel<R: Rules, A: Evaluate<Position<R>> + Sync, B: Evaluate<Position<R>> + Sync>(
+    cfg: &DuelConfig,
+    a: &A,
+    b: &B,
+) -> Result<DuelResult, String> {
+    let openings = match &cfg.openings {
+        Some(p) => load_ballot::<R>(p)?,
+        None => all_openings::<R>(cfg.opening_plies),
+    };
+    if openings.is_empty() {
+        return Err("no openings".into());
+    }
+    let pairs = cfg.games.div_ceil(2) as usize;
+    let next = AtomicUsize::new(0);
+    let stop = AtomicBool::new(false);
+    let tally = Mutex::new(Tally::default());
+    let error: Mutex<Option<String>> = Mutex::new(None);
+    let bar = if cfg.quiet {
+        ProgressBar::hidden()
+    } else {
+        ProgressBar::new(2 * pairs as u64)
+    };
+    bar.set_style(
+        ProgressStyle::with_template("{elapsed_precise} [{bar:30}] {pos}/{len} games {msg}")
+            .unwrap_or_else(|_| ProgressStyle::default_bar())
+            .progress_chars("=> "),
+    );
+    let threads = cfg.threads.max(1);
+    let pool = rayon::ThreadPoolBuilder::new()
+        .num_threads(threads)
+        .thread_name(|i| format!("tiao-duel-{i}"))
+        .build()
+        .map_err(|e| format!("cannot start {threads} threads: {e}"))?;
+    pool.scope(|s| {
+        for _ in 0..threads {
+            s.spawn(|_| {
+                let searchers = Searcher::new(1, cfg.hash_mib)
+                    .and_then(|x| Ok((x, Searcher::new(1, cfg.hash_mib)?)));
+                let (mut sa, mut sb) = match searchers {
+                    Ok(x) => x,
+                    Err(e) => {
+                        if let Ok(mut w) = error.lock() {
+                            w.get_or_insert(e);
+                        }
+                        return;
+                    }
+                };
+                loop {
+                    let k = next.fetch_add(1, Ordering::Relaxed);
+                    if k >= pairs || stop.load(Ordering::Relaxed) {
+                        return;
+                    }
+                    let opening = &openings[k % openings.len()];
+                    let first = play_game(cfg, opening, true, (&mut sa, a), (&mut sb, b));
+                    bar.inc(1);
+                    let second = play_game(cfg, opening, false, (&mut sa, a), (&mut sb, b));
+                    bar.inc(1);
+                    let Ok(mut t) = tally.lock() else { return };
+                    t.add_pair(first, second);
+                    let (elo, ci) = t.elo();
+                    let mut msg = format!(
+                        "+{} ={} -{}  Elo {elo:+.1} ± {ci:.1}",
+                        t.wins, t.draws, t.losses
+                    );
+                    if let Some(sprt) = &cfg.sprt {
+                        msg.push_str(&format!("  LLR {:.2}", t.llr(sprt)));
+                        if sprt.verdict(&t) != Verdict::Continue {
+                            stop.store(true, Ordering::Relaxed);
+                        }
+                    }
+                    bar.set_message(msg);
+                }
+            });
+        }
+    });
+    bar.finish_and_clear();
+    if let Some(e) = error.into_inner().ok().flatten() {
+        return Err(e);
+    }
+    let t = tally
+        .into_inner()
+        .map_err(|_| "a duel thread panicked".to_string())?;
+    let (elo, ci) = t.elo();
+    Ok(DuelResult {
+        tally: t,
+        elo,
+        ci,
+        llr: cfg.sprt.map(|s| t.llr(&s)),
+        verdict: cfg.sprt.map(|s| s.verdict(&t)),
+        openings: openings.len(),
+    })
+}
+
+/// One search.
+fn think<R: Rules, E: Evaluate<Position<R>>>(
+    searcher: &mut Searcher,
+    eval: &E,
+    game: &Game<R>,
+    cfg: &DuelConfig,
+) -> (Option<crate::board::Move<crate::board::Word<R>>>, i32) {
+    let root = Root {
+        position: *game.position(),
+        counters: game.counters(),
+        history: game.reversible_hashes(),
+    };
+    let limits = match cfg.nodes {
+        Some(n) => Limits::nodes(n),
+        None => Limits::move_time(cfg.movetime),
+    };
+    searcher.prepare(Mode::Think);
+    let out = searcher.search(&root, eval, &Params::think(limits), &|_| {});
+    (out.best, out.score)
+}
+
+/// Play one game from `opening`; returns A's points (1, 0.5, 0).
+fn play_game<R: Rules, A: Evaluate<Position<R>>, B: Evaluate<Position<R>>>(
+    cfg: &DuelConfig,
+    opening: &Game<R>,
+    a_white: bool,
+    (sa, a): (&mut Searcher, &A),
+    (sb, b): (&mut Searcher, &B),
+) -> f64 {
+    sa.clear();
+    sb.clear();
+    let mut game = opening.clone();
+    let mut streak = (0u32, 0i32);
+    let white_points = loop {
+        if let Some(o) = game.outcome() {
+            break match o {
+                Outcome::Win(Colour::White) => 1.0,
+                Outcome::Win(Colour::Black) => 0.0,
+                Outcome::Draw(_) => 0.5,
+            };
+        }
+        if game.moves().len() as u32 >= cfg.max_plies {
+            break 0.5;
+        }
+        let white_moves = game.position().side() == Colour::White;
+        let (best, score) = if white_moves == a_white {
+            think(sa, a, &game, cfg)
+        } else {
+            think(sb, b, &game, cfg)
+        };
+        let Some(mv) = best else {
+            break if white_moves { 0.0 } else { 1.0 };
+        };
+        let score_white = if white_moves { score } else { -score };
+        // A win found by the mover's search: both would play it out.
+        if score.abs() > WIN_BOUND {
+            break if score_white > 0 { 1.0 } else { 0.0 };
+        }
+        let sign = if cfg.adjudicate <= 0 {
+            0
+        } else if score_white >= cfg.adjudicate {
+            1
+        } else if score_white <= -cfg.adjudicate {
+            -1
+        } else {
+            0
+        };
+        streak = if sign != 0 && sign == streak.1 {
+            (streak.0 + 1, sign)
+        } else {
+            (u32::from(sign != 0), sign)
+        };
+        if streak.0 >= cfg.adjudicate_plies {
+            break if sign > 0 { 1.0 } else { 0.0 };
+        }
+        game.play(mv);
+    };
+    if a_white {
+        white_points
+    } else {
+        1.0 - white_points
+    }
+}

@@ -1,0 +1,323 @@
+//! The trainable form of the pattern evaluation: its parameters, the
+//! compact training sample of a position, the forward pass and gradient,
+//! and the conversion to the engine's integer weights.
+//!
+//! Parameters are in centi-men, each with a middle-game and an endgame
+//! value (interleaved: slot `s` is `p[2s]`, `p[2s + 1]`):
+//!
+//! - a *shared* table per band of regions with the same top row (and so the
+//!   same shape and distance from the crowning rows): what a configuration
+//!   is worth anywhere along that band;
+//! - a *specific* table per region: the correction for that place (edges,
+//!   flanks), regularised harder, so it only moves away from zero where the
+//!   data supports it;
+//! - the dense terms (`eval/pattern_dense.rs`).
+//!
+//! A player's value of region `r` in configuration `i` (seen from its own
+//! side) is `shared[band(r)][i] + specific[r][i]`. The engine's table entry
+//! for region `r` is White's value minus Black's, and Black sees the
+//! squares of `r` as its region `rotated[r]` in configuration `SWAP[i]`
+//! (see `eval/pattern.rs`). Training fits exactly that function, so the
+//! exported tables reproduce the trained evaluation up to rounding.
+
+use super::data::{DECISIVE, Record};
+use crate::board::{Brazilian, Canadian, Colour, International, Rules, Russian, Variant};
+use crate::eval::features::phase;
+use crate::eval::pattern_dense::{DENSE, dense};
+use crate::eval::pattern_file::{Entry, PatternFileError, PatternWeights, SCALE};
+use crate::eval::pattern_layout::{CONFIGS, Layout, SWAP};
+use crate::eval::weights::Weights;
+use rayon::prelude::*;
+
+/// The parameter layout of one variant.
+#[derive(Clone, Debug)]
+pub struct Model {
+    pub variant: Variant,
+    pub layout: Layout,
+    /// Band (distinct top row) of each region.
+    pub band: Vec<usize>,
+    pub bands: usize,
+}
+
+/// Training positions in compact form (structure of arrays).
+#[derive(Clone, Debug, Default)]
+pub struct Samples {
+    /// Regions per sample.
+    pub regions: usize,
+    /// `index[s * regions + r]`: region `r`'s configuration (White's view).
+    pub index: Vec<u16>,
+    /// `dense[s * DENSE + k]`: dense term values (White minus Black).
+    pub dense: Vec<i16>,
+    /// Phase in [0, 1] (1: full board).
+    pub phase: Vec<f32>,
+    /// Game result for White: 1, 0.5, 0.
+    pub result: Vec<f32>,
+    /// Search score, centi-men, White's view.
+    pub score: Vec<f32>,
+    /// Whether the score is a search result rather than an evaluation.
+    pub decisive: Vec<bool>,
+}
+
+impl Samples {
+    pub fn len(&self) -> usize {
+        self.phase.len()
+    }
+    pub fn is_empty(&self) -> bool {
+        self.phase.is_empty()
+    }
+}
+
+impl Model {
+    pub fn new(variant: Variant) -> Result<Model, String> {
+        let layout = Layout::for_variant(variant)
+            .ok_or_else(|| format!("the pattern evaluation does not support {variant}"))?;
+        let mut tops: Vec<u32> = layout.regions.iter().map(|r| r.top).collect();
+        tops.sort_unstable();
+        tops.dedup();
+        let band = layout
+            .regions
+            .iter()
+            .map(|r| tops.iter().position(|&t| t == r.top).unwrap_or(0))
+            .collect();
+        Ok(Model {
+            variant,
+            bands: tops.len(),
+            band,
+            layout,
+        })
+    }
+
+    pub fn regions(&self) -> usize {
+        self.layout.len()
+    }
+
+    /// First slot of the shared tables, the specific tables and the dense terms.
+    pub fn shared_slot(&self, band: usize) -> usize {
+        band * CONFIGS
+    }
+    pub fn specific_slot(&self, region: usize) -> usize {
+        (self.bands + region) * CONFIGS
+    }
+    pub fn dense_slot(&self) -> usize {
+        (self.bands + self.regions()) * CONFIGS
+    }
+    /// Number of slots (each a middle-game and an endgame value).
+    pub fn slots(&self) -> usize {
+        self.dense_slot() + DENSE
+    }
+
+    /// Whether slot `s` belongs to a shared table (for regularisation).
+    pub fn is_shared(&self, s: usize) -> bool {
+        s < self.bands * CONFIGS
+    }
+    pub fn is_specific(&self, s: usize) -> bool {
+        s >= self.bands * CONFIGS && s < self.dense_slot()
+    }
+
+    /// The starting point of a first training: empty tables, v1's weights
+    /// for the dense terms it shares.
+    pub fn params_from_v1(&self) -> Result<Vec<f32>, String> {
+        let w = PatternWeights::from_v1(self.variant, &Weights::builtin())
+            .map_err(|e| e.to_string())?;
+        self.params_from_weights(&w)
+    }
+
+    /// Parameters that reproduce engine weights: each table entry split
+    /// evenly between the two players' views (the entry is White's value
+    /// minus Black's, and antisymmetry makes halves exact), shared tables zero.
+    pub fn params_from_weights(&self, w: &PatternWeights) -> Result<Vec<f32>, String> {
+        if w.variant != self.variant {
+            return Err(format!(
+                "initial weights are for {}, the data for {}",
+                w.variant, self.variant
+            ));
+        }
+        let mut p = vec![0.0; 2 * self.slots()];
+        let s = SCALE as f32;
+        for r in 0..self.regions() {
+            let base = self.specific_slot(r);
+            for i in 0..CONFIGS {
+                let e = w.tables[r * CONFIGS + i];
+                p[2 * (base + i)] = f32::from(e.mg) / s / 2.0;
+                p[2 * (base + i) + 1] = f32::from(e.eg) / s / 2.0;
+            }
+        }
+        let d = self.dense_slot();
+        for k in 0..DENSE {
+            p[2 * (d + k)] = w.dense[k].0 as f32 / s;
+            p[2 * (d + k) + 1] = w.dense[k].1 as f32 / s;
+        }
+        Ok(p)
+    }
+
+    /// The engine's weights from parameters.
+    pub fn export(
+        &self,
+        p: &[f32],
+        k: f32,
+        note: String,
+    ) -> Result<PatternWeights, PatternFileError> {
+        let mut w = PatternWeights::from_v1(self.variant, &Weights::builtin())?;
+        let s = SCALE as f32;
+        let q = |x: f32| (x * s).round().clamp(-32767.0, 32767.0) as i16;
+        for r in 0..self.regions() {
+            let rot = self.layout.rotated[r];
+            let (own_s, own_v) = (self.shared_slot(self.band[r]), self.specific_slot(r));
+            let (opp_s, opp_v) = (self.shared_slot(self.band[rot]), self.specific_slot(rot));
+            for i in 0..CONFIGS {
+                let j = SWAP[i] as usize;
+                // Each player's value is summed the same way for the region
+                // and its partner, so the partner's entry is the exact negation.
+                let v = |h: usize| {
+                    let own = p[2 * (own_s + i) + h] + p[2 * (own_v + i) + h];
+                    let opp = p[2 * (opp_s + j) + h] + p[2 * (opp_v + j) + h];
+                    own - opp
+                };
+                w.tables[r * CONFIGS + i] = Entry {
+                    mg: q(v(0)),
+                    eg: q(v(1)),
+                };
+            }
+        }
+        let d = self.dense_slot();
+        for k in 0..DENSE {
+            w.dense[k] = (
+                (p[2 * (d + k)] * s).round() as i32,
+                (p[2 * (d + k) + 1] * s).round() as i32,
+            );
+        }
+        w.k = k;
+        w.note = note;
+        // Rounding keeps symmetry (round-half-away-from-zero is odd), but
+        // check: a file that fails this would be refused by the engine.
+        w.check_symmetry()?;
+        Ok(w)
+    }
+
+    /// Compact samples of records (in parallel). Records that do not
+    /// decode are counted and skipped.
+    pub fn samples(&self, records: &[Record]) -> (Samples, usize) {
+        match self.variant {
+            Variant::International => self.samples_of::<International>(records),
+            Variant::Russian => self.samples_of::<Russian>(records),
+            Variant::Brazilian => self.samples_of::<Brazilian>(records),
+            Variant::Canadian => self.samples_of::<Canadian>(records),
+        }
+    }
+
+    fn samples_of<R: Rules>(&self, records: &[Record]) -> (Samples, usize) {
+        let regions = self.regions();
+        type One = (Vec<u16>, [i16; DENSE], f32, f32, f32, bool);
+        let decoded: Vec<Option<One>> = records
+            .par_iter()
+            .map(|rec| {
+                let pos = rec.position::<R>().ok()?;
+                let white = crate::bits::BitWord::to_u128(pos.men(Colour::White)) as u64;
+                let black = crate::bits::BitWord::to_u128(pos.men(Colour::Black)) as u64;
+                let index = self
+                    .layout
+                    .regions
+                    .iter()
+                    .map(|r| r.index(white, black) as u16)
+                    .collect();
+                let f = dense(&pos);
+                let dense = f.map(|x| x.clamp(i16::MIN as i32, i16::MAX as i32) as i16);
+                let result = (f32::from(rec.result) + 1.0) / 2.0;
+                Some((
+                    index,
+                    dense,
+                    phase(&pos) as f32 / 256.0,
+                    result,
+                    f32::from(rec.score),
+                    rec.flags & DECISIVE != 0,
+                ))
+            })
+            .collect();
+        let mut s = Samples {
+            regions,
+            ..Samples::default()
+        };
+        let mut bad = 0;
+        for d in decoded {
+            match d {
+                Some((index, dense, ph, result, score, decisive)) => {
+                    s.index.extend(index);
+                    s.dense.extend(dense);
+                    s.phase.push(ph);
+                    s.result.push(result);
+                    s.score.push(score);
+                    s.decisive.push(decisive);
+                }
+                None => bad += 1,
+            }
+        }
+        (s, bad)
+    }
+
+    /// The evaluation of sample `n` in centi-men, White's view.
+    #[inline]
+    pub fn eval(&self, p: &[f32], s: &Samples, n: usize) -> f32 {
+        let ph = s.phase[n];
+        let (mut mg, mut eg) = (0.0f32, 0.0f32);
+        let idx = &s.index[n * s.regions..(n + 1) * s.regions];
+        for (r, &i) in idx.iter().enumerate() {
+            let i = i as usize;
+            let j = SWAP[i] as usize;
+            let rot = self.layout.rotated[r];
+            for slot in [
+                self.shared_slot(self.band[r]) + i,
+                self.specific_slot(r) + i,
+            ] {
+                mg += p[2 * slot];
+                eg += p[2 * slot + 1];
+            }
+            for slot in [
+                self.shared_slot(self.band[rot]) + j,
+                self.specific_slot(rot) + j,
+            ] {
+                mg -= p[2 * slot];
+                eg -= p[2 * slot + 1];
+            }
+        }
+        let d = self.dense_slot();
+        for k in 0..DENSE {
+            let v = f32::from(s.dense[n * DENSE + k]);
+            mg += v * p[2 * (d + k)];
+            eg += v * p[2 * (d + k) + 1];
+        }
+        mg * ph + eg * (1.0 - ph)
+    }
+
+    /// Add `g` times the gradient of sample `n`'s evaluation to `grad`.
+    #[inline]
+    pub fn backward(&self, grad: &mut [f32], s: &Samples, n: usize, g: f32) {
+        let ph = s.phase[n];
+        let (gm, ge) = (g * ph, g * (1.0 - ph));
+        let idx = &s.index[n * s.regions..(n + 1) * s.regions];
+        for (r, &i) in idx.iter().enumerate() {
+            let i = i as usize;
+            let j = SWAP[i] as usize;
+            let rot = self.layout.rotated[r];
+            for slot in [
+                self.shared_slot(self.band[r]) + i,
+                self.specific_slot(r) + i,
+            ] {
+                grad[2 * slot] += gm;
+                grad[2 * slot + 1] += ge;
+            }
+            for slot in [
+                self.shared_slot(self.band[rot]) + j,
+                self.specific_slot(rot) + j,
+            ] {
+                grad[2 * slot] -= gm;
+                grad[2 * slot + 1] -= ge;
+            }
+        }
+        let d = self.dense_slot();
+        for k in 0..DENSE {
+            let v = f32::from(s.dense[n * DENSE + k]);
+            grad[2 * (d + k)] += gm * v;
+            grad[2 * (d + k) + 1] += ge * v;
+        }
+    }
+}

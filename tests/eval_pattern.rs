@@ -1,0 +1,271 @@
+//! The pattern evaluation: exact colour symmetry on thousands of random
+//! positions of each variant, agreement with v1 when its tables are empty,
+//! clear errors for damaged weights files, and an engine that still plays
+//! after a failed load.
+
+use tiao::board::{Brazilian, Colour, Game, International, Position, Rules, Russian, Variant};
+use tiao::eval::Evaluator;
+use tiao::eval::pattern::PatternEval;
+use tiao::eval::pattern_file::{PatternFileError, PatternWeights};
+use tiao::eval::pattern_select::EvalChoice;
+use tiao::game::Evaluate;
+use tiao::movegen::{MoveList, generate};
+use tiao::search::{Limits, Mode, Params, Root, Searcher};
+use tiao::train::model::Model;
+use tiao::train::rng::Rng;
+
+/// Positions from random games (men and kings, every phase of the game).
+fn random_positions<R: Rules>(count: usize, seed: u64) -> Vec<Position<R>> {
+    let mut rng = Rng::new(seed);
+    let mut out = Vec::with_capacity(count);
+    while out.len() < count {
+        let mut game = Game::new(Position::<R>::start());
+        let mut list = MoveList::<R>::new();
+        for _ in 0..200 {
+            list.clear();
+            generate(game.position(), &mut list);
+            if list.is_empty() || game.outcome().is_some() {
+                break;
+            }
+            game.play(list[rng.below(list.len())]);
+            if rng.below(3) == 0 {
+                out.push(*game.position());
+            }
+        }
+    }
+    out.truncate(count);
+    out
+}
+
+/// Weights with every table entry random (and still colour-symmetric):
+/// a far harder symmetry test than trained weights, whose entries are
+/// mostly small.
+fn random_weights(v: Variant, seed: u64) -> PatternWeights {
+    let model = Model::new(v).expect("supported variant");
+    let mut rng = Rng::new(seed);
+    let mut p = model.params_from_v1().expect("v1");
+    for x in p.iter_mut() {
+        *x += (rng.unit() as f32 - 0.5) * 40.0;
+    }
+    model
+        .export(&p, 100.0, "random".into())
+        .expect("symmetric by construction")
+}
+
+fn check_symmetry<R: Rules>(eval: &PatternEval, positions: &[Position<R>]) {
+    for pos in positions {
+        let f = pos.flipped();
+        let (a, b) = (eval.white_score(pos), eval.white_score(&f));
+        assert_eq!(a, -b, "{pos:?} scores {a}, flipped {f:?} scores {b}");
+        // From the side to move, the flipped position is the same position.
+        assert_eq!(eval.evaluate(pos), eval.evaluate(&f), "{pos:?}");
+    }
+}
+
+#[test]
+fn pattern_evaluation_is_colour_symmetric() {
+    for (v, seed) in [
+        (Variant::International, 1),
+        (Variant::Russian, 2),
+        (Variant::Brazilian, 3),
+    ] {
+        let random = PatternEval::v1_only().with(random_weights(v, seed));
+        let builtin = PatternEval::builtin();
+        match v {
+            Variant::International => {
+                let ps = random_positions::<International>(4000, seed);
+                check_symmetry(&random, &ps);
+                check_symmetry(&builtin, &ps);
+            }
+            Variant::Russian => {
+                let ps = random_positions::<Russian>(3000, seed);
+                check_symmetry(&random, &ps);
+                check_symmetry(&builtin, &ps);
+            }
+            _ => {
+                let ps = random_positions::<Brazilian>(3000, seed);
+                check_symmetry(&random, &ps);
+                check_symmetry(&builtin, &ps);
+            }
+        }
+    }
+}
+
+#[test]
+fn builtin_weights_load_for_every_trained_variant() {
+    let e = PatternEval::builtin();
+    for v in [Variant::International, Variant::Russian, Variant::Brazilian] {
+        let w = e
+            .weights(v)
+            .unwrap_or_else(|| panic!("no built-in pattern weights for {v}"));
+        assert_eq!(w.variant, v);
+        assert!(w.note.contains("tiao train"), "{v}: {}", w.note);
+    }
+    assert!(e.weights(Variant::Canadian).is_none());
+}
+
+/// The dense terms are fast versions of v1 features: they must agree.
+fn check_dense<R: Rules>(positions: &[Position<R>]) {
+    use tiao::eval::features::{Feature, features};
+    use tiao::eval::pattern_dense::{
+        KING, KING_MOBILITY, MAN, RUNAWAY, SIDE_TO_MOVE, TEMPO, dense,
+    };
+    for pos in positions {
+        let (d, f) = (dense(pos), features(pos));
+        for (i, feature) in [
+            (MAN, Feature::Man),
+            (KING, Feature::King),
+            (TEMPO, Feature::Tempo),
+            (RUNAWAY, Feature::Runaway),
+            (KING_MOBILITY, Feature::KingMobility),
+        ] {
+            assert_eq!(d[i], f[feature as usize], "{} in {pos:?}", feature.name());
+        }
+        assert_eq!(
+            d[SIDE_TO_MOVE],
+            if pos.side() == Colour::White { 1 } else { -1 }
+        );
+    }
+}
+
+#[test]
+fn dense_terms_match_the_v1_features() {
+    check_dense(&random_positions::<International>(3000, 7));
+    check_dense(&random_positions::<Russian>(2000, 8));
+    check_dense(&random_positions::<Brazilian>(2000, 9));
+}
+
+#[test]
+fn canadian_falls_back_to_v1() {
+    use tiao::board::Canadian;
+    let e = PatternEval::builtin();
+    let v1 = Evaluator::default();
+    for pos in random_positions::<Canadian>(200, 9) {
+        assert_eq!(e.white_score(&pos), v1.white_score(&pos));
+    }
+}
+
+#[test]
+fn terms_add_up_to_the_score() {
+    let e = PatternEval::v1_only().with(random_weights(Variant::International, 11));
+    for pos in random_positions::<International>(300, 12) {
+        let sum: i32 = e.terms(&pos).iter().map(|t| t.score).sum();
+        // Each term is rounded on its own.
+        assert!((sum - e.white_score(&pos)).abs() <= 8, "{pos:?}");
+    }
+}
+
+fn temp_path(name: &str) -> std::path::PathBuf {
+    std::env::temp_dir().join(format!("tiao-eval-pattern-{}-{name}", std::process::id()))
+}
+
+#[test]
+fn damaged_weights_files_give_clear_errors() {
+    let good = random_weights(Variant::International, 5).to_bytes();
+    assert!(PatternWeights::from_bytes(&good, Some(Variant::International)).is_ok());
+
+    let truncated = &good[..good.len() / 2];
+    let e = PatternWeights::from_bytes(truncated, None).expect_err("truncated");
+    assert!(matches!(e, PatternFileError::Truncated { .. }), "{e}");
+    assert!(e.to_string().contains("truncated"), "{e}");
+    let e = PatternWeights::from_bytes(&good[..10], None).expect_err("header only");
+    assert!(matches!(e, PatternFileError::Truncated { .. }), "{e}");
+    assert!(PatternWeights::from_bytes(&[], None).is_err());
+
+    let mut flipped = good.clone();
+    let mid = flipped.len() / 2;
+    flipped[mid] ^= 0x40;
+    let e = PatternWeights::from_bytes(&flipped, None).expect_err("corrupt");
+    assert!(
+        matches!(e, PatternFileError::ChecksumMismatch { .. }),
+        "{e}"
+    );
+    assert!(e.to_string().contains("corrupt"), "{e}");
+
+    let mut magic = good.clone();
+    magic[0] = b'X';
+    assert_eq!(
+        PatternWeights::from_bytes(&magic, None),
+        Err(PatternFileError::BadMagic)
+    );
+
+    let mut longer = good.clone();
+    longer.push(0);
+    assert!(matches!(
+        PatternWeights::from_bytes(&longer, None),
+        Err(PatternFileError::TrailingBytes(1))
+    ));
+
+    let e = PatternWeights::from_bytes(&good, Some(Variant::Russian)).expect_err("other variant");
+    assert!(matches!(e, PatternFileError::WrongVariant { .. }), "{e}");
+
+    // From disk: the message names the file.
+    let path = temp_path("corrupt.bin");
+    std::fs::write(&path, &flipped).expect("write temp file");
+    let e = PatternWeights::load(&path, None).expect_err("corrupt file");
+    assert!(
+        e.contains(&path.display().to_string()) && e.contains("checksum"),
+        "{e}"
+    );
+    let missing = temp_path("missing.bin");
+    let e = PatternEval::load(&missing).expect_err("missing file");
+    assert!(e.contains("cannot read"), "{e}");
+    let _ = std::fs::remove_file(&path);
+}
+
+#[test]
+fn weights_files_round_trip() {
+    let w = random_weights(Variant::Brazilian, 21);
+    let path = temp_path("round-trip.bin");
+    w.save(&path).expect("save");
+    let back = PatternWeights::load(&path, Some(Variant::Brazilian)).expect("load");
+    assert_eq!(back, w);
+    let _ = std::fs::remove_file(&path);
+}
+
+#[test]
+fn engine_still_plays_after_a_failed_load() {
+    let path = temp_path("truncated.bin");
+    let bytes = random_weights(Variant::International, 3).to_bytes();
+    std::fs::write(&path, &bytes[..1000]).expect("write temp file");
+    // What a front end does: try the file, keep the evaluation it had.
+    let mut eval = EvalChoice::default();
+    match EvalChoice::load(&path) {
+        Ok(e) => eval = e,
+        Err(msg) => assert!(msg.contains("truncated"), "{msg}"),
+    }
+    assert_eq!(eval.name(), "pattern");
+    let mut searcher = Searcher::new(1, 4).expect("searcher");
+    let mut game = Game::new(Position::<International>::start());
+    for _ in 0..12 {
+        let root = Root {
+            position: *game.position(),
+            counters: game.counters(),
+            history: game.reversible_hashes(),
+        };
+        searcher.prepare(Mode::Think);
+        let out = searcher.search(&root, &eval, &Params::think(Limits::nodes(2000)), &|_| {});
+        let mv = out.best.expect("a legal move");
+        let mut list = MoveList::<International>::new();
+        generate(game.position(), &mut list);
+        assert!(list.contains(&mv));
+        game.play(mv);
+    }
+    assert!(game.position().side() == Colour::White);
+    let _ = std::fs::remove_file(&path);
+}
+
+#[test]
+fn evaluation_choice_reads_both_formats() {
+    let v1 = temp_path("v1.txt");
+    std::fs::write(&v1, tiao::eval::weights::BUILTIN).expect("write");
+    assert_eq!(EvalChoice::load(&v1).expect("v1 text").name(), "v1");
+    let pat = temp_path("pattern.bin");
+    random_weights(Variant::Russian, 4)
+        .save(&pat)
+        .expect("save");
+    assert_eq!(EvalChoice::load(&pat).expect("pattern").name(), "pattern");
+    assert!(EvalChoice::named("nnue").is_err());
+    let _ = std::fs::remove_file(&v1);
+    let _ = std::fs::remove_file(&pat);
+}
