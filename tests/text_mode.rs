@@ -44,19 +44,18 @@ fn go_thinks_and_plays_a_move() {
 
 #[test]
 fn eval_lists_every_term() {
+    // The default evaluation is the pattern evaluation (docs/training.md):
+    // its region tables as one term, then the terms the regions cannot see.
     let out = text_script("eval\n");
     let terms: Vec<&String> = out.iter().filter(|l| l.starts_with("term ")).collect();
     for name in [
+        "patterns",
         "man",
         "king",
         "tempo",
-        "centre",
-        "imbalance",
-        "outpost",
         "runaway",
-        "locked",
         "king-mobility",
-        "back-rank",
+        "side-to-move",
     ] {
         assert!(
             terms
@@ -65,9 +64,10 @@ fn eval_lists_every_term() {
             "term {name}"
         );
     }
-    assert_eq!(
-        out.last().map(String::as_str),
-        Some("eval 0.00 (side to move)")
+    let last = out.last().map(String::as_str).unwrap_or("");
+    assert!(
+        last.starts_with("eval ") && last.ends_with(" (side to move)"),
+        "{last}"
     );
 }
 
