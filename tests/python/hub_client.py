@@ -39,7 +39,9 @@ def play_game(binary, limit_for, seed):
                 move = result.move
                 hubs = [m.hub_move for m in legal]
                 assert move.hub_move in hubs, f"illegal move {move.hub_move} (legal: {hubs})"
-                if len(legal) > 1:
+                # pydraughts lists one capture once per jump path; Tiao (like
+                # the rules) counts it once, and plays a single move at once.
+                if len(set(hubs)) > 1:
                     assert "depth" in engine.info and "score" in engine.info, engine.info
             board.push(move)
             plies += 1
