@@ -168,6 +168,41 @@ fn one_thread_fixed_depth_search_is_deterministic() {
 }
 
 #[test]
+fn lazy_smp_fixed_depth_search_reaches_the_depth_and_reports_the_line_it_plays() {
+    let game = Game::new(Position::<International>::start());
+    let root = Root {
+        position: *game.position(),
+        counters: game.counters(),
+        history: game.reversible_hashes(),
+    };
+    for threads in [2, 3] {
+        let mut s = Searcher::new(threads, 16).expect("searcher");
+        let infos = std::sync::Mutex::new(Vec::new());
+        s.prepare(Mode::Think);
+        let out = s.search(
+            &root,
+            &Evaluator::default(),
+            &Params::think(Limits::depth(9)),
+            &|i| {
+                infos
+                    .lock()
+                    .expect("lock")
+                    .push((i.depth, i.pv.first().copied()))
+            },
+        );
+        assert!(out.depth >= 9, "{threads} threads: depth {}", out.depth);
+        let infos = infos.into_inner().expect("lock");
+        let last = infos.last().expect("info lines");
+        // Whichever thread finished the depth, the last info is the played line.
+        assert_eq!(last.0, out.depth, "{threads} threads");
+        assert_eq!(last.1, out.best, "{threads} threads");
+        let mut legal = MoveList::<International>::new();
+        generate(game.position(), &mut legal);
+        assert!(out.best.is_some_and(|m| legal.as_slice().contains(&m)));
+    }
+}
+
+#[test]
 fn a_won_ending_is_scored_as_a_win_with_its_distance() {
     // White king against a lone black man about to be caught: a forced win.
     let pos = read_fen::<International>("W:WK46,K50:B45").expect("fen");

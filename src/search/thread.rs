@@ -15,8 +15,9 @@ use std::time::Instant;
 /// Stack of each search thread: move lists live on the stack, 128 plies deep.
 const STACK_BYTES: usize = 64 << 20;
 
-/// What a worker hands back: its id and its deepest completed iteration.
-type Slot<M> = Option<(u32, Option<super::worker::Completed<M>>)>;
+/// What a worker hands back: its id, its deepest completed iteration and
+/// (main thread) the depth it last reported.
+type Slot<M> = Option<(u32, Option<super::worker::Completed<M>>, u32)>;
 
 /// State shared by the workers of one search.
 pub(super) struct Shared {
@@ -188,24 +189,42 @@ impl Searcher {
                     s.spawn(move |_| {
                         let mut w = Worker::new(i + 1, shared, eval, root, extras.tablebase, moves);
                         w.run(&|_| {});
-                        *slot = Some((w.id as u32, w.completed.take()));
+                        *slot = Some((w.id as u32, w.completed.take(), 0));
                     });
                 }
                 let mut w = Worker::new(0, &shared, eval, root, extras.tablebase, moves);
                 w.run(report);
-                main_slot[0] = Some((0, w.completed.take()));
+                main_slot[0] = Some((0, w.completed.take(), w.reported));
             });
             slots
         });
 
         // The deepest completed iteration wins; the main thread on ties.
+        let reported = results
+            .first()
+            .and_then(|r| r.as_ref())
+            .map_or(0, |&(_, _, depth)| depth);
         let best = results
             .into_iter()
             .flatten()
-            .filter_map(|(id, c)| c.map(|c| (id, c)))
+            .filter_map(|(id, c, _)| c.map(|c| (id, c)))
             .max_by(|(ia, a), (ib, b)| a.depth.cmp(&b.depth).then(ib.cmp(ia)))
             .map(|(_, c)| c);
         let nodes = shared.nodes.load(Ordering::Relaxed);
+        // The line played is always the last one reported: a helper's deeper
+        // iteration, or an iteration cut short after a new best move.
+        if let Some(c) = best.as_ref().filter(|c| c.depth > reported) {
+            report(&super::Info {
+                depth: c.depth,
+                mean_depth: f64::from(c.depth),
+                sel_depth: c.depth,
+                score: c.score,
+                nodes,
+                time: start.elapsed(),
+                pv: c.pv.clone(),
+                multipv: 1,
+            });
+        }
         let stats = super::Stats {
             tt_probes: shared.tt_probes.load(Ordering::Relaxed),
             tt_hits: shared.tt_hits.load(Ordering::Relaxed),

@@ -69,6 +69,8 @@ pub(super) struct Worker<'a, G: Game, E: Evaluate<G>> {
     leaves: u64,
     pub aborted: bool,
     pub completed: Option<Completed<G::Move>>,
+    /// Depth of the last iteration reported (main thread), 0 before any.
+    pub reported: u32,
 }
 
 /// Ordering keys of a move list, parallel to it.
@@ -137,6 +139,7 @@ impl<'a, G: Game, E: Evaluate<G>> Worker<'a, G, E> {
             leaves: 0,
             aborted: false,
             completed: None,
+            reported: 0,
         }
     }
 
@@ -183,12 +186,24 @@ impl<'a, G: Game, E: Evaluate<G>> Worker<'a, G, E> {
                 }
                 if self.id == 0 {
                     self.report_line(depth, pv_index, report);
+                    self.reported = depth;
                 }
             }
             if self.aborted || self.sh.control.is_stopped() {
                 break;
             }
             if self.id == 0 && self.should_stop_after_iteration(depth, prev_score) {
+                break;
+            }
+            // A helper one ply ahead that completes the requested depth ends a
+            // fixed-depth search for everyone: its result is as deep as the
+            // main thread's would be, and sooner (the deepest completed
+            // iteration is played). Ponder and analysis keep their own ends.
+            if self.id != 0
+                && self.sh.params.mode == Mode::Think
+                && limits.depth.is_some_and(|d| depth >= d)
+            {
+                self.sh.control.stop();
                 break;
             }
         }
