@@ -4,13 +4,13 @@
 use super::data;
 use super::datagen::{self, DatagenConfig, Player};
 use super::duel::{self, Contender, DuelConfig};
-use super::elo::{Sprt, Verdict};
 use super::model::Model;
 use super::plot::loss_svg;
 use super::trainer::{self, TrainConfig};
 use crate::board::Variant;
 use crate::eval::pattern::PatternEval;
 use crate::eval::pattern_file::PatternWeights;
+use crate::tools::match_runner::sprt::Sprt;
 use clap::{Args, Subcommand};
 use std::path::{Path, PathBuf};
 use std::time::Duration;
@@ -464,17 +464,13 @@ pub fn run_duel(a: &DuelArgs) -> Result<(), String> {
         t.wins,
         t.draws,
         t.losses,
-        100.0 * t.score(),
+        100.0 * t.score().unwrap_or(0.5),
         r.elo,
         r.ci
     );
     if let (Some(llr), Some(v), Some(s)) = (r.llr, r.verdict, sprt) {
         let (lo, hi) = s.bounds();
-        let verdict = match v {
-            Verdict::H1 => "H1 accepted",
-            Verdict::H0 => "H0 accepted",
-            Verdict::Continue => "undecided",
-        };
+        let verdict = v.describe();
         println!(
             "SPRT elo0 {} elo1 {}: LLR {llr:.2} ({lo:.2}, {hi:.2}): {verdict}",
             s.elo0, s.elo1

@@ -2,13 +2,13 @@
 //! weights files, or evaluation v1), each driving its own single-threaded
 //! search at a fixed node budget or a fixed time per move. Every opening is
 //! played twice with colours swapped; games run in parallel on a rayon pool.
-//! It reports Elo with a 95% interval and, if asked, runs an SPRT.
+//! It reports Elo with a 95% interval and, if asked, runs an SPRT (the
+//! statistics of `tiao match`: `tools::match_runner::{stats, sprt}`).
 //!
 //! This is the training loop's own check (no processes, no protocol, so it
 //! is cheap enough to run after every training); `tiao match` plays real
 //! engines through the Hub protocol and gives the figures to publish.
 
-use super::elo::{Sprt, Tally, Verdict};
 use super::openings::load_ballot;
 use crate::board::{
     Brazilian, Canadian, Colour, Game, International, Outcome, Position, Rules, Russian, Variant,
@@ -19,6 +19,8 @@ use crate::game::Evaluate;
 use crate::movegen::{MoveList, generate};
 use crate::search::score::WIN_BOUND;
 use crate::search::{Limits, Mode, Params, Root, Searcher};
+use crate::tools::match_runner::sprt::{Decision, Sprt};
+use crate::tools::match_runner::stats::{Tally, estimate};
 use indicatif::{ProgressBar, ProgressStyle};
 use std::collections::HashSet;
 use std::path::PathBuf;
@@ -64,7 +66,7 @@ pub struct DuelResult {
     pub elo: f64,
     pub ci: f64,
     pub llr: Option<f64>,
-    pub verdict: Option<Verdict>,
+    pub verdict: Option<Decision>,
     pub openings: usize,
 }
 
@@ -189,15 +191,16 @@ fn play_duel<R: Rules, A: Evaluate<Position<R>> + Sync, B: Evaluate<Position<R>>
                     let second = play_game(cfg, opening, false, (&mut sa, a), (&mut sb, b));
                     bar.inc(1);
                     let Ok(mut t) = tally.lock() else { return };
-                    t.add_pair(first, second);
-                    let (elo, ci) = t.elo();
+                    add_pair(&mut t, first, second);
+                    let (elo, ci) = elo_interval(&t);
                     let mut msg = format!(
                         "+{} ={} -{}  Elo {elo:+.1} ± {ci:.1}",
                         t.wins, t.draws, t.losses
                     );
                     if let Some(sprt) = &cfg.sprt {
-                        msg.push_str(&format!("  LLR {:.2}", t.llr(sprt)));
-                        if sprt.verdict(&t) != Verdict::Continue {
+                        let llr = sprt.llr(&t.pairs);
+                        msg.push_str(&format!("  LLR {llr:.2}"));
+                        if sprt.decide(llr, t.pair_count()) != Decision::Continue {
                             stop.store(true, Ordering::Relaxed);
                         }
                     }
@@ -213,14 +216,30 @@ fn play_duel<R: Rules, A: Evaluate<Position<R>> + Sync, B: Evaluate<Position<R>>
     let t = tally
         .into_inner()
         .map_err(|_| "a duel thread panicked".to_string())?;
-    let (elo, ci) = t.elo();
+    let (elo, ci) = elo_interval(&t);
     Ok(DuelResult {
         tally: t,
         elo,
         ci,
-        llr: cfg.sprt.map(|s| t.llr(&s)),
-        verdict: cfg.sprt.map(|s| s.verdict(&t)),
+        llr: cfg.sprt.map(|s| s.llr(&t.pairs)),
+        verdict: cfg.sprt.map(|s| s.decide(s.llr(&t.pairs), t.pair_count())),
         openings: openings.len(),
+    })
+}
+
+/// Count a pair of games: A's points in each (0, 0.5 or 1).
+fn add_pair(t: &mut Tally, first: f64, second: f64) {
+    let half = |x: f64| (x * 2.0).round().clamp(0.0, 2.0) as u8;
+    t.add_game(half(first));
+    t.add_game(half(second));
+    t.add_pair(half(first) + half(second));
+}
+
+/// Elo and the half-width of its 95% interval (pentanomial, as `tiao match`).
+fn elo_interval(t: &Tally) -> (f64, f64) {
+    estimate(t).map_or((0.0, f64::INFINITY), |e| {
+        // `+ 0.0` turns the -0.0 of an even score into 0.0 for printing.
+        (e.elo + 0.0, (e.elo_high - e.elo_low) / 2.0)
     })
 }
 

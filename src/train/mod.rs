@@ -9,7 +9,6 @@
 //! - `model` — the trainable form of the pattern evaluation;
 //! - `trainer` — `tiao train`: K fit, Adam, validation, early stopping;
 //! - `plot` — the loss curve as SVG;
-//! - `elo` — Elo, confidence intervals and the SPRT;
 //! - `duel` — `tiao duel`: quick in-process matches between evaluations;
 //! - `cli` — the command-line arguments and the runs they start.
 //!
@@ -20,7 +19,6 @@ pub mod cli;
 pub mod data;
 pub mod datagen;
 pub mod duel;
-pub mod elo;
 pub mod model;
 pub mod openings;
 pub mod plot;
