@@ -3,6 +3,9 @@
 //! clear errors for damaged weights files, and an engine that still plays
 //! after a failed load.
 
+mod playout_support;
+
+use playout_support::random_positions;
 use tiao::board::{Brazilian, Colour, Game, International, Position, Rules, Russian, Variant};
 use tiao::eval::Evaluator;
 use tiao::eval::pattern::PatternEval;
@@ -13,29 +16,6 @@ use tiao::movegen::{MoveList, generate};
 use tiao::search::{Limits, Mode, Params, Root, Searcher};
 use tiao::train::model::Model;
 use tiao::train::rng::Rng;
-
-/// Positions from random games (men and kings, every phase of the game).
-fn random_positions<R: Rules>(count: usize, seed: u64) -> Vec<Position<R>> {
-    let mut rng = Rng::new(seed);
-    let mut out = Vec::with_capacity(count);
-    while out.len() < count {
-        let mut game = Game::new(Position::<R>::start());
-        let mut list = MoveList::<R>::new();
-        for _ in 0..200 {
-            list.clear();
-            generate(game.position(), &mut list);
-            if list.is_empty() || game.outcome().is_some() {
-                break;
-            }
-            game.play(list[rng.below(list.len())]);
-            if rng.below(3) == 0 {
-                out.push(*game.position());
-            }
-        }
-    }
-    out.truncate(count);
-    out
-}
 
 /// Weights with every table entry random (and still colour-symmetric):
 /// a far harder symmetry test than trained weights, whose entries are

@@ -3,38 +3,18 @@
 //! synthetic data recovers known weights; the exported weights reproduce
 //! the trained evaluation; the loss plot is an SVG.
 
-use tiao::board::{Game, International, Position, Rules, Variant};
+mod playout_support;
+
+use playout_support::random_positions;
+use tiao::board::{International, Position, Variant};
 use tiao::eval::features::{Feature, features, phase};
 use tiao::eval::pattern::PatternEval;
-use tiao::movegen::{MoveList, generate};
 use tiao::train::data::{self, ChunkHeader, DECISIVE, Dataset, Record, THREATENED};
 use tiao::train::datagen::{self, DatagenConfig, Player};
 use tiao::train::model::Model;
 use tiao::train::plot::loss_svg;
 use tiao::train::rng::Rng;
 use tiao::train::trainer::{self, TrainConfig};
-
-fn random_positions<R: Rules>(count: usize, seed: u64) -> Vec<Position<R>> {
-    let mut rng = Rng::new(seed);
-    let mut out = Vec::with_capacity(count);
-    while out.len() < count {
-        let mut game = Game::new(Position::<R>::start());
-        let mut list = MoveList::<R>::new();
-        for _ in 0..200 {
-            list.clear();
-            generate(game.position(), &mut list);
-            if list.is_empty() || game.outcome().is_some() {
-                break;
-            }
-            game.play(list[rng.below(list.len())]);
-            if rng.below(3) == 0 {
-                out.push(*game.position());
-            }
-        }
-    }
-    out.truncate(count);
-    out
-}
 
 fn temp_path(name: &str) -> std::path::PathBuf {
     std::env::temp_dir().join(format!("tiao-train-{}-{name}", std::process::id()))
