@@ -414,12 +414,27 @@ fn train(a: &TrainArgs) -> Result<(), String> {
 
 fn contender(spec: &str, variant: Variant) -> Result<Contender, String> {
     Ok(match spec {
-        "v1" => Contender::V1,
+        "v1" => Contender::V1(crate::eval::Evaluator::default()),
         "builtin" => Contender::Pattern(PatternEval::builtin()),
+        // A pattern weights file by its magic, otherwise v1 text weights
+        // (to compare v1 weight sets, e.g. when tuning the king value).
+        path if !is_pattern_file(Path::new(path)) => Contender::V1(crate::eval::Evaluator::new(
+            crate::eval::weights::Weights::load(Path::new(path))?,
+        )),
         path => Contender::Pattern(
             PatternEval::builtin().with(PatternWeights::load(Path::new(path), Some(variant))?),
         ),
     })
+}
+
+/// Whether a file starts like pattern weights (a missing file is not, and
+/// its error comes from the loader).
+fn is_pattern_file(path: &Path) -> bool {
+    use std::io::Read;
+    let mut magic = [0u8; 8];
+    std::fs::File::open(path)
+        .and_then(|mut f| f.read_exact(&mut magic))
+        .is_ok_and(|()| magic == *crate::eval::pattern_file::MAGIC)
 }
 
 /// Run `tiao duel`.
@@ -477,4 +492,37 @@ pub fn run_duel(a: &DuelArgs) -> Result<(), String> {
         );
     }
     Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_duel_contender_is_read_by_its_content() {
+        let dir = std::env::temp_dir().join(format!("tiao-contender-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).expect("dir");
+        let v1 = dir.join("v1.txt");
+        let shipped = Path::new(env!("CARGO_MANIFEST_DIR")).join("src/eval/weights-v1.txt");
+        let text_weights = std::fs::read_to_string(shipped).expect("v1 weights");
+        std::fs::write(
+            &v1,
+            text_weights.replace("king           300", "king           250"),
+        )
+        .expect("write");
+        let garbage = dir.join("garbage.bin");
+        std::fs::write(&garbage, b"TIAOPATW but truncated").expect("write");
+        let text = |p: &Path| p.display().to_string();
+        let v = Variant::International;
+        assert!(matches!(contender("v1", v), Ok(Contender::V1(_))));
+        assert!(matches!(contender("builtin", v), Ok(Contender::Pattern(_))));
+        let read = contender(&text(&v1), v);
+        assert!(matches!(read, Ok(Contender::V1(_))), "{:?}", read.err());
+        assert!(
+            contender(&text(&garbage), v).is_err(),
+            "a damaged pattern file"
+        );
+        assert!(contender(&text(&dir.join("missing")), v).is_err());
+        let _ = std::fs::remove_dir_all(&dir);
+    }
 }

@@ -31,7 +31,8 @@ use std::time::Duration;
 /// One side of a duel.
 #[derive(Clone, Debug)]
 pub enum Contender {
-    V1,
+    /// Evaluation v1 with the given weights (built-in or a v1 text file).
+    V1(Evaluator),
     Pattern(PatternEval),
 }
 
@@ -118,7 +119,7 @@ pub fn run(cfg: &DuelConfig) -> Result<DuelResult, String> {
 
 fn with_a<R: Rules>(cfg: &DuelConfig) -> Result<DuelResult, String> {
     match &cfg.a {
-        Contender::V1 => with_b::<R, _>(cfg, &Evaluator::default()),
+        Contender::V1(e) => with_b::<R, _>(cfg, e),
         Contender::Pattern(e) => with_b::<R, _>(cfg, e),
     }
 }
@@ -128,7 +129,7 @@ fn with_b<R: Rules, A: Evaluate<Position<R>> + Sync>(
     a: &A,
 ) -> Result<DuelResult, String> {
     match &cfg.b {
-        Contender::V1 => play_duel::<R, A, _>(cfg, a, &Evaluator::default()),
+        Contender::V1(e) => play_duel::<R, A, _>(cfg, a, e),
         Contender::Pattern(e) => play_duel::<R, A, _>(cfg, a, e),
     }
 }
