@@ -16,6 +16,7 @@ pub mod halma;
 pub mod movegen;
 pub mod notation;
 pub mod protocol;
+pub mod rng;
 pub mod search;
 pub mod tools;
 pub mod train;

@@ -3,6 +3,8 @@
 //! run hash positions identically (transposition tables, books and tests rely
 //! on that).
 
+use crate::rng::splitmix;
+
 /// Piece kinds in key order.
 pub const WHITE_MAN: usize = 0;
 pub const BLACK_MAN: usize = 1;
@@ -12,21 +14,15 @@ pub const BLACK_KING: usize = 3;
 /// Bits covered by the table: enough for every layout (12x12 uses 77).
 pub const KEY_BITS: usize = 128;
 
-const fn splitmix(state: u64) -> (u64, u64) {
-    let s = state.wrapping_add(0x9E37_79B9_7F4A_7C15);
-    let mut z = s;
-    z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
-    z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
-    (s, z ^ (z >> 31))
-}
-
-const fn make_keys() -> [[u64; KEY_BITS]; 4] {
-    let mut keys = [[0u64; KEY_BITS]; 4];
-    let mut state = 0x7469_616f_u64; // "tiao"
+/// A table of `K` x `N` keys drawn in order from SplitMix64 seeded with
+/// `seed` (shared with the other games' key tables).
+pub const fn key_table<const K: usize, const N: usize>(seed: u64) -> [[u64; N]; K] {
+    let mut keys = [[0u64; N]; K];
+    let mut state = seed;
     let mut kind = 0;
-    while kind < 4 {
+    while kind < K {
         let mut b = 0;
-        while b < KEY_BITS {
+        while b < N {
             let (s, k) = splitmix(state);
             state = s;
             keys[kind][b] = k;
@@ -38,7 +34,7 @@ const fn make_keys() -> [[u64; KEY_BITS]; 4] {
 }
 
 /// Keys indexed by `[kind][bit]`.
-pub static PIECE: [[u64; KEY_BITS]; 4] = make_keys();
+pub static PIECE: [[u64; KEY_BITS]; 4] = key_table(0x7469_616f); // "tiao"
 
 /// Key xored in when Black is to move.
 pub const BLACK_TO_MOVE: u64 = splitmix(0x5349_4445).1;

@@ -152,7 +152,8 @@ pub(crate) fn pick(
         .filter(|&i| value(&moves[i]) >= floor)
         .collect();
     let total: u64 = candidates.iter().map(|&i| u64::from(moves[i].weight)).sum();
-    let mut r = splitmix64(rng_seed) % total.max(1);
+    // One SplitMix64 step: consecutive seeds (a move counter) give unrelated choices.
+    let mut r = crate::rng::splitmix(rng_seed).1 % total.max(1);
     let mut index = candidates[0];
     for &i in &candidates {
         let w = u64::from(moves[i].weight);
@@ -167,15 +168,6 @@ pub(crate) fn pick(
         candidates: candidates.len(),
         random: candidates.len() > 1,
     })
-}
-
-/// One step of SplitMix64: a well-mixed 64-bit value from any seed, so
-/// consecutive seeds (a move counter) give unrelated choices.
-fn splitmix64(seed: u64) -> u64 {
-    let mut z = seed.wrapping_add(0x9E37_79B9_7F4A_7C15);
-    z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
-    z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
-    z ^ (z >> 31)
 }
 
 #[cfg(test)]

@@ -137,15 +137,8 @@ pub fn run(args: EgdbArgs) -> Result<(), String> {
 fn random_positions<R: Rules>(count: usize, pieces: u32) -> Vec<Position<R>> {
     let squares = R::G::SQUARES;
     let row = R::G::HALF;
-    let mut state = 0x9e37_79b9_7f4a_7c15_u64;
-    let mut next = move |n: u32| {
-        // splitmix64: a fixed, portable sequence.
-        state = state.wrapping_add(0x9e37_79b9_7f4a_7c15);
-        let mut z = state;
-        z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
-        z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
-        ((z ^ (z >> 31)) % u64::from(n)) as u32
-    };
+    let mut rng = crate::rng::Rng::new(0x9e37_79b9_7f4a_7c15);
+    let mut next = move |n: u32| (rng.next_u64() % u64::from(n)) as u32;
     let mut out = Vec::with_capacity(count);
     while out.len() < count {
         let n = 2 + next(pieces.max(2) - 1);
