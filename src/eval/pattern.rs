@@ -19,7 +19,7 @@ use super::Evaluator;
 use super::features::phase;
 use super::pattern_dense::{self, DENSE, NAMES};
 use super::pattern_file::{PatternWeights, SCALE};
-use super::pattern_layout::CONFIGS;
+use super::pattern_layout::{CONFIGS, RowPairs};
 use crate::bits::BitWord;
 use crate::board::{Colour, Position, Rules, Variant};
 use crate::game::Evaluate;
@@ -178,9 +178,10 @@ fn pattern_sum<R: Rules>(w: &PatternWeights, pos: &Position<R>) -> (i32, i32) {
     // Supported boards fit a u64 word (checked when the weights were loaded).
     let white = pos.men(Colour::White).to_u128() as u64;
     let black = pos.men(Colour::Black).to_u128() as u64;
+    let rows = RowPairs::new::<R::G>(white, black);
     let (mut mg, mut eg) = (0i32, 0i32);
     for (region, table) in w.layout.regions.iter().zip(w.tables.chunks_exact(CONFIGS)) {
-        let e = table[region.index(white, black)];
+        let e = table[region.index_from(&rows)];
         mg += i32::from(e.mg);
         eg += i32::from(e.eg);
     }
