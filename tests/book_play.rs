@@ -2,12 +2,14 @@
 //! positions with a book move at once (marked as such), `go analyze` and
 //! `book=false` search instead, positions are found by hash whatever the
 //! move order or however the position was sent, and a missing or broken
-//! book is an error after which Tiao plays on. (The book's format, loader,
+//! book file is an error after which Tiao plays on, while a book that is
+//! off is never opened and a default book that is not installed is no
+//! error. (The book's format, loader,
 //! builder and importer are specified in `book.rs`.)
 
 mod script_support;
 
-use script_support::{hub_script, text_script};
+use script_support::{hub_script, hub_script_in, text_script};
 use std::path::PathBuf;
 use tiao::board::Variant;
 use tiao::book::{Book, BookMove, position_hash};
@@ -184,6 +186,63 @@ fn a_missing_or_broken_book_is_an_error_and_tiao_plays_on() {
         );
     }
     let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
+fn a_book_that_is_off_is_not_opened_until_it_is_turned_on() {
+    let missing = std::env::temp_dir().join(format!("tiao-no-book-{}.txt", std::process::id()));
+    let lines = hub_script(
+        &format!(
+            "hub\nset-param name=book-file value=\"{}\"\nset-param name=book value=false\ninit\n\
+             pos start\nlevel depth=2\ngo think\nset-param name=book value=true\nping\n",
+            missing.display()
+        ),
+        "pong",
+    );
+    let done = lines
+        .iter()
+        .position(|l| l.starts_with("done"))
+        .expect("a move played");
+    assert!(
+        !lines[..done].iter().any(|l| l.starts_with("error")),
+        "no error while the book is off: {lines:?}"
+    );
+    let err = lines[done..]
+        .iter()
+        .find(|l| l.starts_with("error message="))
+        .unwrap_or_else(|| panic!("turning the book on opens the file: {lines:?}"));
+    assert!(err.contains("tiao-no-book-"), "{err}");
+}
+
+#[test]
+fn an_engine_installed_without_its_book_plays_without_an_error() {
+    // A copy of the binary in a directory with no `openings/` anywhere
+    // near it or its working directory.
+    let dir = PathBuf::from(env!("CARGO_TARGET_TMPDIR"))
+        .join(format!("tiao-away-{}", std::process::id()))
+        .join("bin");
+    std::fs::create_dir_all(&dir).expect("dir");
+    let exe = dir.join("tiao");
+    let _ = std::fs::remove_file(&exe);
+    if std::fs::hard_link(env!("CARGO_BIN_EXE_tiao"), &exe).is_err() {
+        std::fs::copy(env!("CARGO_BIN_EXE_tiao"), &exe).expect("copy the binary");
+    }
+    let lines = hub_script_in(
+        &exe,
+        &dir,
+        "hub\ninit\npos start\nlevel depth=2\ngo think\n",
+        "done",
+    );
+    let _ = std::fs::remove_dir_all(dir.parent().expect("parent"));
+    assert!(lines.iter().any(|l| l == "ready"), "{lines:?}");
+    assert!(!lines.iter().any(|l| l.starts_with("error")), "{lines:?}");
+    assert!(!has_book_info(&lines), "{lines:?}");
+    let mv = done_move(&lines);
+    assert!(
+        new_session(Variant::International)
+            .legal_moves(MoveFormat::Hub)
+            .contains(&mv)
+    );
 }
 
 #[test]

@@ -38,7 +38,7 @@ pub fn default_path(variant: Variant) -> PathBuf {
 }
 
 /// Whether `openings/` ships a book for the variant (so that its absence
-/// is worth an error, not a quiet note).
+/// is worth a warning, not a quiet note).
 pub fn ships_book(variant: Variant) -> bool {
     !matches!(variant, Variant::Canadian)
 }
@@ -62,24 +62,15 @@ pub fn default_path_candidates(variant: Variant) -> Vec<PathBuf> {
 }
 
 /// Load the default book of a variant from the first place of
-/// [`default_path_candidates`] that has the file. A file that exists but
-/// is invalid is an error (not skipped in favour of another copy).
-pub fn load_default(variant: Variant) -> Result<(Book, PathBuf), BookError> {
-    let candidates = default_path_candidates(variant);
-    for path in &candidates {
+/// [`default_path_candidates`] that has the file; `Ok(None)` when none has
+/// it (an engine copied away from its `openings/` plays without a book).
+/// A file that exists but is invalid is an error (not skipped in favour of
+/// another copy).
+pub fn load_default(variant: Variant) -> Result<Option<(Book, PathBuf)>, BookError> {
+    for path in default_path_candidates(variant) {
         if path.is_file() {
-            return Book::load(path, variant).map(|b| (b, path.clone()));
+            return Book::load(&path, variant).map(|b| Some((b, path)));
         }
     }
-    Err(BookError::Io {
-        path: default_path(variant).display().to_string(),
-        message: format!(
-            "no book found; looked in {}",
-            candidates
-                .iter()
-                .map(|p| p.display().to_string())
-                .collect::<Vec<_>>()
-                .join(", ")
-        ),
-    })
+    Ok(None)
 }

@@ -265,8 +265,11 @@ impl Engine {
 
     /// Open the opening book of the current variant: `options.book_file`,
     /// or the variant's default file. Returns what was loaded, or why
-    /// nothing was (the engine then plays without a book). A variant that
-    /// ships no book and a game without books are not errors.
+    /// nothing was (the engine then plays without a book). Only a book
+    /// file that was asked for and fails, or a default file that exists
+    /// but is invalid, is an error: a variant that ships no book, a game
+    /// without books and a default book that is not installed are not
+    /// (the last is logged as a warning).
     pub fn load_book(&mut self) -> Result<String, String> {
         self.book = None;
         self.book_wanted = true;
@@ -274,11 +277,11 @@ impl Engine {
             return Ok(format!("no opening book for {}", self.session.kind()));
         };
         let loaded = match &self.options.book_file {
-            Some(path) => Book::load(path, variant).map(|b| (b, path.clone())),
+            Some(path) => Book::load(path, variant).map(|b| Some((b, path.clone()))),
             None => crate::book::load_default(variant),
         };
         match loaded {
-            Ok((book, path)) => {
+            Ok(Some((book, path))) => {
                 let msg = format!(
                     "opening book: {} positions from {}",
                     book.len(),
@@ -292,10 +295,18 @@ impl Engine {
                 }));
                 Ok(msg)
             }
-            Err(e) if self.options.book_file.is_none() && !crate::book::ships_book(variant) => {
-                log::debug!("{e}");
+            Ok(None) if crate::book::ships_book(variant) => {
+                let looked: Vec<String> = crate::book::default_path_candidates(variant)
+                    .iter()
+                    .map(|p| p.display().to_string())
+                    .collect();
+                log::warn!(
+                    "no opening book for {variant} installed (looked in {}); playing without one",
+                    looked.join(", ")
+                );
                 Ok(format!("no opening book for {variant}"))
             }
+            Ok(None) => Ok(format!("no opening book for {variant}")),
             Err(e) => Err(format!("{e}; playing without an opening book")),
         }
     }

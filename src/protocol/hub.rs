@@ -377,7 +377,13 @@ impl Hub {
                 .map_err(|e| e.to_string()),
             "book" => {
                 engine.options.book.enabled = value == "true";
-                Ok(())
+                // Opened on demand: an engine told `book=false` before
+                // `init` never reads (or complains about) a book file.
+                if engine.options.book.enabled && engine.book.is_none() {
+                    self.reload_book_if_ready()
+                } else {
+                    Ok(())
+                }
             }
             "book-ply" => {
                 engine.options.book.ply = int as u32;
@@ -454,20 +460,21 @@ impl Hub {
         self.out.line("ready");
     }
 
-    /// The book is opened at `init` (and again when the variant or
-    /// `book-file` changes after it).
+    /// The book is opened at `init` if it is on (and again when the
+    /// variant or `book-file` changes after it, or when it is turned on).
     fn reload_book_if_ready(&mut self) -> Result<(), String> {
         if !self.initialized {
             return Ok(());
         }
-        match self.engine.as_mut().map(Engine::load_book) {
-            Some(Ok(msg)) => {
-                log::info!("{msg}");
-                Ok(())
-            }
-            Some(Err(e)) => Err(e),
-            None => Ok(()),
+        let Some(engine) = self.engine.as_mut() else {
+            return Ok(());
+        };
+        if !engine.options.book.enabled {
+            return Ok(());
         }
+        let msg = engine.load_book()?;
+        log::info!("{msg}");
+        Ok(())
     }
 
     /// Databases are opened at `init`; a change after it applies at once.

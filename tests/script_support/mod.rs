@@ -5,6 +5,7 @@
 #![allow(dead_code)] // each test file uses part of it
 
 use std::io::{BufRead, BufReader, Write};
+use std::path::Path;
 use std::process::{Command, Stdio};
 
 /// Text mode on `input` (in the repository root, so that the shipped
@@ -34,9 +35,19 @@ pub fn text_script(input: &str) -> Vec<String> {
 /// `tiao hub` on `script`; returns stdout up to and including the first
 /// line that starts with `until` (then the process is ended).
 pub fn hub_script(script: &str, until: &str) -> Vec<String> {
-    let mut child = Command::new(env!("CARGO_BIN_EXE_tiao"))
+    hub_script_in(
+        Path::new(env!("CARGO_BIN_EXE_tiao")),
+        Path::new(env!("CARGO_MANIFEST_DIR")),
+        script,
+        until,
+    )
+}
+
+/// `hub_script` with another `tiao` executable, started in directory `dir`.
+pub fn hub_script_in(program: &Path, dir: &Path, script: &str, until: &str) -> Vec<String> {
+    let mut child = Command::new(program)
         .arg("hub")
-        .current_dir(env!("CARGO_MANIFEST_DIR"))
+        .current_dir(dir)
         .stdin(Stdio::piped())
         .stdout(Stdio::piped())
         .stderr(Stdio::null())
