@@ -154,28 +154,28 @@ pub struct TrainArgs {
     /// The weights file to write; the loss curve goes next to it (.svg).
     #[arg(short, long)]
     pub out: PathBuf,
-    #[arg(long, default_value_t = 10)]
+    #[arg(long, default_value_t = TrainConfig::default().epochs)]
     pub epochs: usize,
     /// Positions per Adam step.
-    #[arg(long, default_value_t = 4096)]
+    #[arg(long, default_value_t = TrainConfig::default().batch)]
     pub batch: usize,
     /// Adam step size (centi-men), decaying linearly to a tenth.
-    #[arg(long, default_value_t = 0.3)]
+    #[arg(long, default_value_t = TrainConfig::default().lr)]
     pub lr: f32,
     /// Weight of the search score in the target (0: game results only).
-    #[arg(long, default_value_t = 1.0)]
+    #[arg(long, default_value_t = TrainConfig::default().lambda)]
     pub lambda: f32,
     /// L2 regularisation of the shared pattern tables.
-    #[arg(long, default_value_t = 1e-9)]
+    #[arg(long, default_value_t = TrainConfig::default().l2_shared)]
     pub l2_shared: f32,
     /// L2 regularisation of the region-specific pattern tables.
-    #[arg(long, default_value_t = 1e-8)]
+    #[arg(long, default_value_t = TrainConfig::default().l2_specific)]
     pub l2_specific: f32,
     /// Fraction of the games held out for validation.
-    #[arg(long, default_value_t = 0.05)]
+    #[arg(long, default_value_t = TrainConfig::default().validation)]
     pub validation: f64,
     /// Stop after this many epochs without a better validation loss.
-    #[arg(long, default_value_t = 3)]
+    #[arg(long, default_value_t = TrainConfig::default().patience)]
     pub patience: usize,
     #[arg(long, default_value_t = 1)]
     pub seed: u64,

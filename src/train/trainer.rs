@@ -48,12 +48,13 @@ pub struct TrainConfig {
 
 impl Default for TrainConfig {
     fn default() -> Self {
-        // Found by the experiments of docs/strength.md.
+        // Found by the experiments of docs/training.md (`--lambda`: the
+        // duels of docs/strength.md).
         TrainConfig {
             epochs: 10,
             batch: 4096,
             lr: 0.3,
-            lambda: 1.0,
+            lambda: 0.5,
             l2_shared: 1e-9,
             l2_specific: 1e-8,
             validation: 0.05,
