@@ -1,6 +1,9 @@
-//! SplitMix64, the one pseudo-random generator of the crate: compile-time
-//! Zobrist keys, the book's random choice, data generation, benchmarks.
-//! Fully determined by its seed, so every run and build draws the same.
+//! SplitMix64, the pseudo-random generator of the crate: compile-time
+//! Zobrist keys, the book's random choice, data generation, the match
+//! runner's opening shuffle, benchmarks and test data. Fully determined by
+//! its seed, so every run and build draws the same. (The Halma and Gewu
+//! random movers keep their xorshift64*: the rules tests' sample games and
+//! thresholds are tied to their sequences.)
 
 /// The golden-ratio increment of SplitMix64.
 const GAMMA: u64 = 0x9E37_79B9_7F4A_7C15;

@@ -100,31 +100,23 @@ mod tests {
     use crate::board::{B8, B10, B12, Canadian, International, Russian};
     use crate::movegen::has_capture;
 
-    struct Rng(u64);
-    impl Rng {
-        fn next(&mut self) -> u64 {
-            self.0 ^= self.0 << 13;
-            self.0 ^= self.0 >> 7;
-            self.0 ^= self.0 << 17;
-            self.0
-        }
-    }
+    use crate::rng::Rng;
 
     fn random_position<R: Rules>(rng: &mut Rng) -> Option<Position<R>> {
         let n = R::G::SQUARES;
         let mut sets = [0u128; 4];
         let mut used = 0u128;
-        let pieces = 2 + rng.next() % 6;
+        let pieces = 2 + rng.next_u64() % 6;
         for _ in 0..pieces {
-            let sq = (rng.next() % u64::from(n)) as u32;
+            let sq = (rng.next_u64() % u64::from(n)) as u32;
             let b = R::G::bit_of(sq);
             if used >> b & 1 == 1 {
                 continue;
             }
             used |= 1 << b;
-            sets[(rng.next() % 4) as usize] |= 1 << b;
+            sets[(rng.next_u64() % 4) as usize] |= 1 << b;
         }
-        let side = if rng.next().is_multiple_of(2) {
+        let side = if rng.next_u64().is_multiple_of(2) {
             Colour::White
         } else {
             Colour::Black
@@ -140,7 +132,7 @@ mod tests {
     }
 
     fn check<R: Rules>() {
-        let mut rng = Rng(0x9E37_79B9_7F4A_7C15);
+        let mut rng = Rng::new(0x9E37_79B9_7F4A_7C15);
         let mut seen = 0;
         while seen < 20_000 {
             let Some(p) = random_position::<R>(&mut rng) else {

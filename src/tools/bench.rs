@@ -245,13 +245,8 @@ pub fn eval_cost() -> Result<Vec<(&'static str, f64)>, String> {
 pub fn tt_probe_cost(mib: usize) -> f64 {
     use crate::search::tt::{Bound, TranspositionTable};
     let tt = TranspositionTable::with_mib(mib);
-    let mut x: u64 = 0x9E37_79B9_7F4A_7C15;
-    let mut next = move || {
-        x ^= x << 13;
-        x ^= x >> 7;
-        x ^= x << 17;
-        x
-    };
+    let mut rng = crate::rng::Rng::new(1);
+    let mut next = move || rng.next_u64();
     let entries = tt.entries() as u64;
     let mut stored = Vec::with_capacity(entries as usize / 2);
     for _ in 0..entries / 2 {

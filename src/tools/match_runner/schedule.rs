@@ -64,18 +64,11 @@ pub struct PairJob {
 pub fn opening_order(count: usize, seed: Option<u64>) -> Vec<usize> {
     let mut order: Vec<usize> = (0..count).collect();
     if let Some(seed) = seed {
-        // SplitMix64: tiny, well-mixed, and reproducible across platforms.
-        let mut state = seed;
-        let mut next = || {
-            state = state.wrapping_add(0x9E37_79B9_7F4A_7C15);
-            let mut z = state;
-            z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
-            z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
-            z ^ (z >> 31)
-        };
-        // Fisher-Yates.
+        // Fisher-Yates on the crate's SplitMix64, reduced by modulo (as
+        // since the first release, so a seed keeps its order).
+        let mut rng = crate::rng::Rng::new(seed);
         for i in (1..count).rev() {
-            let j = (next() % (i as u64 + 1)) as usize;
+            let j = (rng.next_u64() % (i as u64 + 1)) as usize;
             order.swap(i, j);
         }
     }
