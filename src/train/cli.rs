@@ -118,10 +118,23 @@ pub struct GenerateArgs {
     /// Pattern weights file for --eval pattern (default: the built-in weights).
     #[arg(long)]
     pub weights: Option<PathBuf>,
+    /// Also keep positions where the opponent threatens a capture.
+    #[arg(long)]
+    pub keep_threatened: bool,
+    /// Game slots per chunk (the unit of resumption).
+    #[arg(long, default_value_t = 64)]
+    pub batch: u32,
+    #[command(flatten)]
+    pub play: SelfPlayArgs,
+}
+
+/// How `tiao datagen` and `tiao duel` play their games.
+#[derive(Args, Debug)]
+pub struct SelfPlayArgs {
     /// Games played at once (default: the number of cores).
     #[arg(long)]
     pub threads: Option<usize>,
-    /// Hash table per game, MiB.
+    /// Hash table per engine, MiB.
     #[arg(long, default_value_t = 16)]
     pub hash: usize,
     /// Plies after which a game is scored a draw.
@@ -134,12 +147,6 @@ pub struct GenerateArgs {
     /// ... for this many plies in a row.
     #[arg(long, default_value_t = 6)]
     pub adjudicate_plies: u32,
-    /// Also keep positions where the opponent threatens a capture.
-    #[arg(long)]
-    pub keep_threatened: bool,
-    /// Game slots per chunk (the unit of resumption).
-    #[arg(long, default_value_t = 64)]
-    pub batch: u32,
     /// No progress bar.
     #[arg(long, short)]
     pub quiet: bool,
@@ -219,21 +226,8 @@ pub struct DuelArgs {
     /// Stop when an SPRT decides: ELO0 ELO1 [ALPHA [BETA]] (logistic Elo of A over B).
     #[arg(long, num_args = 2..=4, value_name = "ELO")]
     pub sprt: Option<Vec<f64>>,
-    /// Games played at once (default: the number of cores).
-    #[arg(long)]
-    pub threads: Option<usize>,
-    /// Hash table per engine, MiB.
-    #[arg(long, default_value_t = 16)]
-    pub hash: usize,
-    #[arg(long, default_value_t = 300)]
-    pub max_plies: u32,
-    #[arg(long, default_value_t = 1200)]
-    pub adjudicate: i32,
-    #[arg(long, default_value_t = 6)]
-    pub adjudicate_plies: u32,
-    /// No progress bar.
-    #[arg(long, short)]
-    pub quiet: bool,
+    #[command(flatten)]
+    pub play: SelfPlayArgs,
 }
 
 /// A pool of `threads` threads (default: the number of cores) to run `f` on.
@@ -323,15 +317,15 @@ fn generate(a: &GenerateArgs) -> Result<(), String> {
         opening_plies: parse_range(&a.opening_plies, "--opening-plies")?,
         openings: a.openings.clone(),
         player,
-        threads: a.threads.unwrap_or_else(cores),
-        hash_mib: a.hash.max(1),
+        threads: a.play.threads.unwrap_or_else(cores),
+        hash_mib: a.play.hash.max(1),
         out: PathBuf::from(out),
-        max_plies: a.max_plies,
-        adjudicate: a.adjudicate,
-        adjudicate_plies: a.adjudicate_plies.max(1),
+        max_plies: a.play.max_plies,
+        adjudicate: a.play.adjudicate,
+        adjudicate_plies: a.play.adjudicate_plies.max(1),
         keep_threatened: a.keep_threatened,
         batch: a.batch,
-        quiet: a.quiet,
+        quiet: a.play.quiet,
     };
     let s = datagen::run(&cfg)?;
     eprintln!(
@@ -457,12 +451,12 @@ pub fn run_duel(a: &DuelArgs) -> Result<(), String> {
         opening_plies: a.opening_plies,
         games: a.games.max(2),
         sprt,
-        threads: a.threads.unwrap_or_else(cores),
-        hash_mib: a.hash.max(1),
-        max_plies: a.max_plies,
-        adjudicate: a.adjudicate,
-        adjudicate_plies: a.adjudicate_plies.max(1),
-        quiet: a.quiet,
+        threads: a.play.threads.unwrap_or_else(cores),
+        hash_mib: a.play.hash.max(1),
+        max_plies: a.play.max_plies,
+        adjudicate: a.play.adjudicate,
+        adjudicate_plies: a.play.adjudicate_plies.max(1),
+        quiet: a.play.quiet,
     };
     let r = duel::run(&cfg)?;
     let t = &r.tally;

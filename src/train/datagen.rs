@@ -14,6 +14,7 @@
 //! settings continues after the last complete chunk. Raising `--games`
 //! and rerunning extends a finished run.
 
+use super::adjudicate::WinStreak;
 use super::data::{self, ChunkHeader, DECISIVE, Record, THREATENED};
 use super::openings::{load_ballot, random_opening, random_plies};
 use super::rng::{Rng, game_seed};
@@ -381,8 +382,7 @@ fn play_game<R: Rules, E: Evaluate<Position<R>>>(
     random_plies(&mut game, rng, plies);
 
     let mut records = Vec::new();
-    let mut streak = 0u32;
-    let mut streak_sign = 0i32;
+    let mut streak = WinStreak::new(cfg.adjudicate, cfg.adjudicate_plies);
     let result: i8 = loop {
         if let Some(o) = game.outcome() {
             break match o {
@@ -436,22 +436,7 @@ fn play_game<R: Rules, E: Evaluate<Position<R>>>(
         if out.score.abs() > WIN_BOUND {
             break if score_white > 0 { 1 } else { -1 };
         }
-        let sign = if cfg.adjudicate <= 0 {
-            0
-        } else if score_white >= cfg.adjudicate {
-            1
-        } else if score_white <= -cfg.adjudicate {
-            -1
-        } else {
-            0
-        };
-        if sign != 0 && sign == streak_sign {
-            streak += 1;
-        } else {
-            streak = u32::from(sign != 0);
-            streak_sign = sign;
-        }
-        if streak >= cfg.adjudicate_plies {
+        if let Some(sign) = streak.observe(score_white) {
             break sign as i8;
         }
         game.play(best);

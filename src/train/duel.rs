@@ -9,6 +9,7 @@
 //! is cheap enough to run after every training); `tiao match` plays real
 //! engines through the Hub protocol and gives the figures to publish.
 
+use super::adjudicate::WinStreak;
 use super::openings::load_ballot;
 use crate::board::{
     Brazilian, Canadian, Colour, Game, International, Outcome, Position, Rules, Russian, Variant,
@@ -276,7 +277,7 @@ fn play_game<R: Rules, A: Evaluate<Position<R>>, B: Evaluate<Position<R>>>(
     sa.clear();
     sb.clear();
     let mut game = opening.clone();
-    let mut streak = (0u32, 0i32);
+    let mut streak = WinStreak::new(cfg.adjudicate, cfg.adjudicate_plies);
     let white_points = loop {
         if let Some(o) = game.outcome() {
             break match o {
@@ -302,21 +303,7 @@ fn play_game<R: Rules, A: Evaluate<Position<R>>, B: Evaluate<Position<R>>>(
         if score.abs() > WIN_BOUND {
             break if score_white > 0 { 1.0 } else { 0.0 };
         }
-        let sign = if cfg.adjudicate <= 0 {
-            0
-        } else if score_white >= cfg.adjudicate {
-            1
-        } else if score_white <= -cfg.adjudicate {
-            -1
-        } else {
-            0
-        };
-        streak = if sign != 0 && sign == streak.1 {
-            (streak.0 + 1, sign)
-        } else {
-            (u32::from(sign != 0), sign)
-        };
-        if streak.0 >= cfg.adjudicate_plies {
+        if let Some(sign) = streak.observe(score_white) {
             break if sign > 0 { 1.0 } else { 0.0 };
         }
         game.play(mv);

@@ -6,6 +6,7 @@
 //! - `openings` — ballot files and random openings;
 //! - `data` — the binary data format (chunks of position records), merge;
 //! - `datagen` — `tiao datagen`: parallel, shardable, resumable self-play;
+//! - `adjudicate` — when a self-play game counts as won before its end;
 //! - `model` — the trainable form of the pattern evaluation;
 //! - `trainer` — `tiao train`: K fit, Adam, validation, early stopping;
 //! - `plot` — the loss curve as SVG;
@@ -15,6 +16,7 @@
 //! See `docs/training.md` for the workflow and `docs/strength.md` for the
 //! measured results.
 
+pub mod adjudicate;
 pub mod cli;
 pub mod data;
 pub mod datagen;

@@ -254,30 +254,38 @@ impl Model {
         (s, bad)
     }
 
+    /// The table slots that sample `n` reads, with their sign: each region
+    /// adds White's view of it (the shared and the specific entry) and
+    /// subtracts Black's (the rotated region's entries of the swapped
+    /// configuration), as the engine's table entry does.
+    #[inline(always)]
+    fn table_slots<'a>(
+        &'a self,
+        s: &'a Samples,
+        n: usize,
+    ) -> impl Iterator<Item = (usize, f32)> + 'a {
+        let idx = &s.index[n * s.regions..(n + 1) * s.regions];
+        idx.iter().enumerate().flat_map(move |(r, &i)| {
+            let i = i as usize;
+            let j = SWAP[i] as usize;
+            let rot = self.layout.rotated[r];
+            [
+                (self.shared_slot(self.band[r]) + i, 1.0),
+                (self.specific_slot(r) + i, 1.0),
+                (self.shared_slot(self.band[rot]) + j, -1.0),
+                (self.specific_slot(rot) + j, -1.0),
+            ]
+        })
+    }
+
     /// The evaluation of sample `n` in centi-men, White's view.
     #[inline]
     pub fn eval(&self, p: &[f32], s: &Samples, n: usize) -> f32 {
         let ph = s.phase[n];
         let (mut mg, mut eg) = (0.0f32, 0.0f32);
-        let idx = &s.index[n * s.regions..(n + 1) * s.regions];
-        for (r, &i) in idx.iter().enumerate() {
-            let i = i as usize;
-            let j = SWAP[i] as usize;
-            let rot = self.layout.rotated[r];
-            for slot in [
-                self.shared_slot(self.band[r]) + i,
-                self.specific_slot(r) + i,
-            ] {
-                mg += p[2 * slot];
-                eg += p[2 * slot + 1];
-            }
-            for slot in [
-                self.shared_slot(self.band[rot]) + j,
-                self.specific_slot(rot) + j,
-            ] {
-                mg -= p[2 * slot];
-                eg -= p[2 * slot + 1];
-            }
+        for (slot, sign) in self.table_slots(s, n) {
+            mg += sign * p[2 * slot];
+            eg += sign * p[2 * slot + 1];
         }
         let d = self.dense_slot();
         for k in 0..DENSE {
@@ -293,25 +301,9 @@ impl Model {
     pub fn backward(&self, grad: &mut [f32], s: &Samples, n: usize, g: f32) {
         let ph = s.phase[n];
         let (gm, ge) = (g * ph, g * (1.0 - ph));
-        let idx = &s.index[n * s.regions..(n + 1) * s.regions];
-        for (r, &i) in idx.iter().enumerate() {
-            let i = i as usize;
-            let j = SWAP[i] as usize;
-            let rot = self.layout.rotated[r];
-            for slot in [
-                self.shared_slot(self.band[r]) + i,
-                self.specific_slot(r) + i,
-            ] {
-                grad[2 * slot] += gm;
-                grad[2 * slot + 1] += ge;
-            }
-            for slot in [
-                self.shared_slot(self.band[rot]) + j,
-                self.specific_slot(rot) + j,
-            ] {
-                grad[2 * slot] -= gm;
-                grad[2 * slot + 1] -= ge;
-            }
+        for (slot, sign) in self.table_slots(s, n) {
+            grad[2 * slot] += sign * gm;
+            grad[2 * slot + 1] += sign * ge;
         }
         let d = self.dense_slot();
         for k in 0..DENSE {
