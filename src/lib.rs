@@ -15,6 +15,7 @@ pub mod gewu;
 pub mod halma;
 pub mod movegen;
 pub mod notation;
+pub mod printable;
 pub mod protocol;
 pub mod rng;
 pub mod search;

@@ -85,9 +85,22 @@ fn check_cpu() {
 
 fn main() {
     check_cpu();
-    // Logs go to stderr: stdout belongs to the protocol.
+    // Logs go to stderr: stdout belongs to the protocol. Their messages
+    // quote input, so they are escaped like every other echo of it.
     env_logger::Builder::from_env(env_logger::Env::default().default_filter_or("warn"))
         .target(env_logger::Target::Stderr)
+        .format(|buf, record| {
+            use std::io::Write;
+            let message = record.args().to_string();
+            writeln!(
+                buf,
+                "[{} {} {}] {}",
+                buf.timestamp_millis(),
+                record.level(),
+                record.target(),
+                tiao::printable::escape_lines(&message)
+            )
+        })
         .init();
     let cli = Cli::parse();
     let code = match cli.command {

@@ -1,7 +1,9 @@
 //! Protocol output: whole lines to stdout, from any thread, flushed at once.
 //! Stdout belongs to the protocol (logs go to stderr). When the reader of
 //! stdout is gone there is nobody left to serve, so a failed write ends the
-//! process.
+//! process. Every line goes through [`crate::printable::escape_lines`], so
+//! text echoed from the input can never forge a line or reach a terminal
+//! as a control sequence.
 
 use std::io::Write;
 use std::sync::{Arc, Mutex};
@@ -25,6 +27,7 @@ impl Output {
 
     /// Write one line (a newline is added) and flush.
     pub fn line(&self, text: &str) {
+        let text = crate::printable::escape_lines(text);
         log::debug!("> {text}");
         let mut sink = match self.sink.lock() {
             Ok(s) => s,
