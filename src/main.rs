@@ -115,9 +115,10 @@ fn main() {
             eval,
         }) => {
             if tt_probe {
-                let ns = bench::tt_probe_cost(hash.clamp(1, 1 << 16));
-                println!("tt-probe hash {hash} MiB: {ns:.1} ns per probe");
-                0
+                report(
+                    bench::tt_probe_cost(hash.clamp(1, 1 << 16))
+                        .map(|ns| println!("tt-probe hash {hash} MiB: {ns:.1} ns per probe")),
+                )
             } else {
                 let opts = bench::BenchOptions {
                     depth,

@@ -272,7 +272,9 @@ fn the_engine_opens_each_variants_book_and_only_plays_it_when_asked() {
     // Switching variants opens the new variant's book (default path, found
     // next to the test binary's repository), and games without books have none.
     engine.options.book_file = None;
-    engine.set_game(GameKind::Draughts(Variant::Russian));
+    engine
+        .set_game(GameKind::Draughts(Variant::Russian))
+        .expect("the Russian book opens");
     let loaded = engine.book.as_ref().expect("the Russian book");
     assert_eq!(loaded.book.variant(), Variant::Russian);
     let choice = engine.book_move(Mode::Think).expect("a Russian book move");
@@ -282,13 +284,17 @@ fn the_engine_opens_each_variants_book_and_only_plays_it_when_asked() {
             .legal_moves(MoveFormat::Hub)
             .contains(&choice.mv)
     );
-    engine.set_game(GameKind::Draughts(Variant::Canadian));
+    engine
+        .set_game(GameKind::Draughts(Variant::Canadian))
+        .expect("no Canadian book is not an error");
     assert!(engine.book.is_none());
     assert!(
         engine.load_book().is_ok(),
         "no Canadian book is not an error"
     );
-    engine.set_game(GameKind::Halma8);
+    engine
+        .set_game(GameKind::Halma8)
+        .expect("no Halma book is not an error");
     assert!(engine.book_move(Mode::Think).is_none());
 }
 

@@ -616,3 +616,40 @@ fn game_trait_keys_moves_distinctly() {
     assert!(!p.is_tactical(&mv(2, 3)));
     assert_eq!(GewuMove::default(), GewuMove::PASS);
 }
+
+#[test]
+fn a_malformed_move_and_an_illegal_one_are_told_apart() {
+    use tiao::engine::{GameKind, MoveReading, new_game_session};
+    use tiao::gewu::GewuError;
+    use tiao::notation::MoveError;
+    let p = GewuPosition::start();
+    for text in ["", "5", "x-y", "0-1", "5-20", "five"] {
+        assert!(
+            matches!(parse_move(&p, text), Err(GewuError::MalformedMove(_))),
+            "{text:?}"
+        );
+    }
+    for text in ["5-7", "15-14", "6-7"] {
+        assert!(
+            matches!(parse_move(&p, text), Err(GewuError::IllegalMove(_))),
+            "{text:?}"
+        );
+    }
+    for (kind, illegal) in [(GameKind::Gewu, "6-7"), (GameKind::GewuDice, "hei:6-7")] {
+        let mut session = new_game_session(kind);
+        assert!(
+            matches!(
+                session.play("hei:x-y", MoveReading::Any),
+                Err(MoveError::Malformed { .. })
+            ),
+            "{kind}"
+        );
+        assert!(
+            matches!(
+                session.play(illegal, MoveReading::Any),
+                Err(MoveError::Illegal { .. })
+            ),
+            "{kind} {illegal}"
+        );
+    }
+}

@@ -1020,3 +1020,33 @@ fn games_always_finish_within_the_rule_limits() {
         }
     );
 }
+
+#[test]
+fn a_malformed_move_and_an_illegal_one_are_told_apart() {
+    use tiao::engine::{GameKind, MoveReading, new_game_session};
+    use tiao::notation::MoveError;
+    let start = HalmaPosition::<Halma8>::start();
+    // Not squares joined by '-', or a square off the board: malformed.
+    for text in ["", "b2", "zz", "b2-z9", "b2-c3-"] {
+        assert!(
+            matches!(parse_move(&start, text), Err(HalmaError::MalformedMove(_))),
+            "{text:?}"
+        );
+    }
+    // Squares the board has, but no such move: illegal.
+    for text in ["a1-h8", "h8-g7", "a1-a2"] {
+        assert!(
+            matches!(parse_move(&start, text), Err(HalmaError::IllegalMove(_))),
+            "{text:?}"
+        );
+    }
+    let mut session = new_game_session(GameKind::Halma8);
+    assert!(matches!(
+        session.play("zz", MoveReading::Any),
+        Err(MoveError::Malformed { .. })
+    ));
+    assert!(matches!(
+        session.play("a1-h8", MoveReading::Any),
+        Err(MoveError::Illegal { .. })
+    ));
+}

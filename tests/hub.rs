@@ -219,7 +219,7 @@ fn moves_are_played_from_the_position_and_captures_use_hub_form() {
 }
 
 #[test]
-fn bad_positions_and_moves_are_errors_and_leave_the_position_unchanged() {
+fn bad_positions_and_moves_are_errors_and_no_move_is_given_until_a_valid_position() {
     let mut hub = Hub::start().ready();
     hub.send("pos start moves=\"32-28 19-23\"");
     for bad in [
@@ -245,7 +245,15 @@ fn bad_positions_and_moves_are_errors_and_leave_the_position_unchanged() {
     hub.send("pos start moves=\"32-28 19-23 31-27\"");
     let e = hub.recv();
     assert!(e.starts_with("error message=\"illegal move"), "{e}");
-    // The position is still the one after 32-28 19-23: White must capture.
+    // The engine has no position the GUI meant: no move, an error and a
+    // bare `done` (a move for the previous position would be from another game).
+    hub.send("level depth=2");
+    hub.send("go think");
+    let lines = hub.until("done");
+    assert_eq!(lines.last().map(String::as_str), Some("done"), "{lines:?}");
+    assert!(lines[0].starts_with("error message="), "{lines:?}");
+    // A valid position is searched again: White must capture.
+    hub.send("pos start moves=\"32-28 19-23\"");
     hub.send("level depth=2");
     hub.send("go think");
     assert_eq!(done_move(&hub.until("done")), "28x19x23");

@@ -42,7 +42,7 @@ pub mod value;
 pub use error::EgdbError;
 pub use generate::{GenOptions, GenReport, SliceReport, generate};
 pub use material::Material;
-pub use probe::{Egdb, MoveValue};
+pub use probe::{Checked, Egdb, MoveValue};
 pub use value::{Distance, Wdl};
 
 /// Default directory of the tables, relative to the current directory.

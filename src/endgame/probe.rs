@@ -60,6 +60,14 @@ impl std::fmt::Debug for Egdb {
     }
 }
 
+/// A set opened by [`Egdb::open_checked`]: the sound tables, and the
+/// errors of the damaged files left out of it.
+#[derive(Debug)]
+pub struct Checked {
+    pub egdb: Egdb,
+    pub damaged: Vec<EgdbError>,
+}
+
 /// The value of one legal move, for the player who makes it.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct MoveValue<R: Rules> {
@@ -88,7 +96,7 @@ impl Egdb {
         variant: Variant,
         max_pieces: u32,
     ) -> Result<Egdb, EgdbError> {
-        let (egdb, missing) = Self::open_inner(dir.as_ref(), variant, max_pieces, false)?;
+        let (egdb, missing, _) = Self::open_inner(dir.as_ref(), variant, max_pieces, false)?;
         if !missing.is_empty() {
             return Err(EgdbError::Missing {
                 dir: dir.as_ref().to_path_buf(),
@@ -110,28 +118,72 @@ impl Egdb {
         variant: Variant,
         max_pieces: u32,
     ) -> Result<Egdb, EgdbError> {
-        let (mut egdb, missing) = Self::open_inner(dir.as_ref(), variant, max_pieces, true)?;
+        let (egdb, missing, damaged) = Self::open_inner(dir.as_ref(), variant, max_pieces, true)?;
+        for e in &damaged {
+            log::warn!("{e}");
+        }
+        egdb.complete(missing)
+    }
+
+    /// What an engine opens: [`Egdb::open_available`], but every block of
+    /// every table is read and checked first, so that damage anywhere in a
+    /// file is found now rather than in the middle of a game. The sound
+    /// tables are kept; the damaged ones are returned with the set, for the
+    /// engine to report.
+    pub fn open_checked(
+        dir: impl AsRef<Path>,
+        variant: Variant,
+        max_pieces: u32,
+    ) -> Result<Checked, EgdbError> {
+        use rayon::prelude::*;
+        let (mut egdb, mut missing, mut damaged) =
+            Self::open_inner(dir.as_ref(), variant, max_pieces, true)?;
+        let failures: Vec<(usize, EgdbError)> = egdb
+            .tables
+            .par_iter()
+            .enumerate()
+            .filter_map(|(k, t)| {
+                let t = t.as_ref()?;
+                t.file.verify().err().map(|e| (k, e))
+            })
+            .collect();
+        for (k, e) in failures {
+            if let Some(t) = egdb.tables[k].take() {
+                missing.push(t.file.header().material);
+            }
+            damaged.push(e);
+        }
+        Ok(Checked {
+            egdb: egdb.complete(missing)?,
+            damaged,
+        })
+    }
+
+    /// Set [`Egdb::pieces`] from the tables that are missing.
+    fn complete(mut self, missing: Vec<Material>) -> Result<Egdb, EgdbError> {
+        let max_pieces = self.max_pieces;
         let complete = (1..=max_pieces)
             .take_while(|&p| missing.iter().all(|m| m.pieces() > p))
             .last()
             .unwrap_or(1);
         if complete < 2 {
             return Err(EgdbError::Missing {
-                dir: dir.as_ref().to_path_buf(),
-                variant,
+                dir: self.dir.clone(),
+                variant: self.variant,
                 pieces: 2,
                 missing: missing.into_iter().filter(|m| m.pieces() <= 2).collect(),
             });
         }
         if complete < max_pieces {
             log::warn!(
-                "{variant} endgame tables in {}: complete up to {complete} pieces only ({} of the tables up to {max_pieces} are missing)",
-                dir.as_ref().display(),
+                "{} endgame tables in {}: complete up to {complete} pieces only ({} of the tables up to {max_pieces} are missing or damaged)",
+                self.variant,
+                self.dir.display(),
                 missing.len()
             );
         }
-        egdb.pieces = complete;
-        Ok(egdb)
+        self.pieces = complete;
+        Ok(self)
     }
 
     fn open_inner(
@@ -139,7 +191,7 @@ impl Egdb {
         variant: Variant,
         max_pieces: u32,
         lenient: bool,
-    ) -> Result<(Egdb, Vec<Material>), EgdbError> {
+    ) -> Result<(Egdb, Vec<Material>, Vec<EgdbError>), EgdbError> {
         if !(2..MAX_COUNT as u32).contains(&max_pieces) {
             return Err(EgdbError::Unsupported(format!(
                 "endgame tables have 2 to {} pieces, not {max_pieces}",
@@ -167,6 +219,7 @@ impl Egdb {
         };
         let mut tables: Vec<Option<Table>> = (0..MAX_COUNT.pow(4)).map(|_| None).collect();
         let mut missing = Vec::new();
+        let mut damaged = Vec::new();
         for (id, m) in Material::all(max_pieces).into_iter().enumerate() {
             let path = table_path(dir, variant, m);
             let (Some(k), Some(size)) = (m.key(), size_of(m)) else {
@@ -185,7 +238,7 @@ impl Egdb {
                     })
                 }
                 Err(e) if lenient => {
-                    log::warn!("{e}");
+                    damaged.push(e);
                     missing.push(m);
                 }
                 Err(e) => return Err(e),
@@ -201,7 +254,7 @@ impl Egdb {
             cache: BlockCache::new(DEFAULT_CACHE_BYTES),
             warned: AtomicBool::new(false),
         };
-        Ok((egdb, missing))
+        Ok((egdb, missing, damaged))
     }
 
     /// Use a block cache of about `bytes` bytes instead of the default 64 MiB.

@@ -301,19 +301,26 @@ impl<G: TextGame> Session for BoardGameSession<G> {
     }
 }
 
-/// A move error from a game's own reader: illegal if it names squares the
-/// position knows, malformed otherwise.
-fn move_error(text: &str, message: String) -> MoveError {
-    let looks_like_move = text.contains('-') && !text.trim().is_empty();
-    if looks_like_move {
-        MoveError::Illegal {
-            text: text.to_string(),
-            reason: message,
+/// A Halma reader's error as a move error of the kind its reader found.
+fn halma_move_error(text: &str, e: crate::halma::HalmaError) -> MoveError {
+    use crate::halma::HalmaError as E;
+    let text = text.to_string();
+    match e {
+        E::IllegalMove(reason) => MoveError::Illegal { text, reason },
+        E::MalformedMove(reason) | E::Square(reason) | E::Position(reason) => {
+            MoveError::Malformed { text, reason }
         }
-    } else {
-        MoveError::Malformed {
-            text: text.to_string(),
-            reason: message,
+    }
+}
+
+/// A Gewu reader's error as a move error of the kind its reader found.
+pub(super) fn gewu_move_error(text: &str, e: crate::gewu::GewuError) -> MoveError {
+    use crate::gewu::GewuError as E;
+    let text = text.to_string();
+    match e {
+        E::IllegalMove(reason) => MoveError::Illegal { text, reason },
+        E::MalformedMove(reason) | E::Throw(reason) | E::Position(reason) => {
+            MoveError::Malformed { text, reason }
         }
     }
 }
@@ -336,7 +343,7 @@ impl<B: HalmaBoard> TextGame for HalmaPosition<B> {
         crate::halma::to_fen(self, counters)
     }
     fn read_move(&self, text: &str) -> Result<Self::Move, MoveError> {
-        crate::halma::parse_move(self, text).map_err(|e| move_error(text, e.to_string()))
+        crate::halma::parse_move(self, text).map_err(|e| halma_move_error(text, e))
     }
     fn write_move(&self, mv: &Self::Move) -> String {
         crate::halma::move_text(self, mv)
@@ -375,7 +382,7 @@ impl TextGame for GewuPosition {
         crate::gewu::to_fen(self)
     }
     fn read_move(&self, text: &str) -> Result<Self::Move, MoveError> {
-        crate::gewu::parse_move(self, text).map_err(|e| move_error(text, e.to_string()))
+        crate::gewu::parse_move(self, text).map_err(|e| gewu_move_error(text, e))
     }
     fn write_move(&self, mv: &Self::Move) -> String {
         crate::gewu::move_text(mv)

@@ -112,10 +112,8 @@ impl GewuDiceSession {
                 ),
             });
         }
-        let m = parse_throw_move(self.current(), throw, mv).map_err(|e| MoveError::Illegal {
-            text: text.to_string(),
-            reason: e.to_string(),
-        })?;
+        let m = parse_throw_move(self.current(), throw, mv)
+            .map_err(|e| super::board_game::gewu_move_error(text, e))?;
         Ok((throw, m))
     }
 }

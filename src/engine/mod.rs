@@ -234,32 +234,43 @@ impl Engine {
         })
     }
 
-    /// Switch to a draughts variant (a new game at the start position).
-    pub fn set_variant(&mut self, v: Variant) {
+    /// Switch to a draughts variant (a new game at the start position);
+    /// errors as [`Engine::set_game`].
+    pub fn set_variant(&mut self, v: Variant) -> Result<(), String> {
         self.options.variant = v;
-        self.set_game(GameKind::Draughts(v));
+        self.set_game(GameKind::Draughts(v))
     }
 
-    /// Switch to any game (a new game at the start position).
-    pub fn set_game(&mut self, kind: GameKind) {
-        if self.session.kind() != kind {
-            if let Some(v) = kind.variant() {
-                self.options.variant = v;
+    /// Switch to any game (a new game at the start position). The switch
+    /// always happens; an error says what of the new variant's knowledge
+    /// (its endgame tables, its opening book) could not be opened.
+    pub fn set_game(&mut self, kind: GameKind) -> Result<(), String> {
+        if self.session.kind() == kind {
+            return Ok(());
+        }
+        if let Some(v) = kind.variant() {
+            self.options.variant = v;
+        }
+        self.session = new_game_session(kind);
+        self.searcher.clear();
+        let mut problems = Vec::new();
+        // Tables are per variant: open the new variant's, if any are wanted.
+        if self.options.egdb_pieces > 0 {
+            match self.load_egdb() {
+                Ok(msg) => log::info!("{msg}"),
+                Err(e) => problems.push(e),
             }
-            self.session = new_game_session(kind);
-            self.searcher.clear();
-            // Tables are per variant: open the new variant's, if any are wanted.
-            if self.options.egdb_pieces > 0
-                && let Err(e) = self.load_egdb()
-            {
-                log::warn!("{e}");
+        }
+        if self.book_wanted {
+            match self.load_book() {
+                Ok(msg) => log::info!("{msg}"),
+                Err(e) => problems.push(e),
             }
-            if self.book_wanted {
-                match self.load_book() {
-                    Ok(msg) => log::info!("{msg}"),
-                    Err(e) => log::warn!("{e}"),
-                }
-            }
+        }
+        if problems.is_empty() {
+            Ok(())
+        } else {
+            Err(problems.join("; "))
         }
     }
 
@@ -333,8 +344,10 @@ impl Engine {
     }
 
     /// Open the endgame databases the options ask for, for the current
-    /// variant. Returns a description of what was loaded, or why nothing
-    /// was; the engine plays on without tables either way.
+    /// variant, checking every block of every table. Returns a description
+    /// of what was loaded, or why nothing was; an error also when some
+    /// tables were damaged, naming them (the sound tables are still used,
+    /// as far as they form a complete set).
     pub fn load_egdb(&mut self) -> Result<String, String> {
         self.know.egdb = None;
         let pieces = self.options.egdb_pieces;
@@ -345,30 +358,42 @@ impl Engine {
             return Ok(format!("no endgame databases for {}", self.session.kind()));
         };
         let dir = &self.options.egdb_dir;
-        match Egdb::open_available(dir, variant, pieces) {
-            Ok(db) => {
-                let msg = if db.pieces() < pieces {
-                    format!(
-                        "endgame databases: {variant} complete up to {} pieces in {} (asked for {pieces}; \
-                         generate the rest with: tiao egdb gen --variant {variant} --pieces {pieces} --dir {})",
-                        db.pieces(),
-                        dir.display(),
-                        dir.display()
-                    )
-                } else {
-                    format!(
-                        "endgame databases: {variant} up to {} pieces from {}",
-                        db.pieces(),
-                        dir.display()
-                    )
-                };
-                self.know.egdb = Some(Arc::new(db));
-                Ok(msg)
+        let checked = match Egdb::open_checked(dir, variant, pieces) {
+            Ok(c) => c,
+            Err(e) => {
+                return Err(format!(
+                    "no endgame databases loaded: {e}; playing without them"
+                ));
             }
-            Err(e) => Err(format!(
-                "no endgame databases loaded: {e}; playing without them"
-            )),
+        };
+        let db = checked.egdb;
+        let msg = if db.pieces() < pieces {
+            format!(
+                "endgame databases: {variant} complete up to {} pieces in {} (asked for {pieces}; \
+                 generate the rest with: tiao egdb gen --variant {variant} --pieces {pieces} --dir {})",
+                db.pieces(),
+                dir.display(),
+                dir.display()
+            )
+        } else {
+            format!(
+                "endgame databases: {variant} up to {} pieces from {}",
+                db.pieces(),
+                dir.display()
+            )
+        };
+        let used = db.pieces();
+        self.know.egdb = Some(Arc::new(db));
+        if checked.damaged.is_empty() {
+            return Ok(msg);
         }
+        let damaged: Vec<String> = checked.damaged.iter().map(ToString::to_string).collect();
+        Err(format!(
+            "damaged endgame tables left out: {}; using the {variant} tables up to {used} pieces \
+             (generate the damaged ones again with: tiao egdb gen --variant {variant} --pieces {pieces} --dir {})",
+            damaged.join("; "),
+            dir.display()
+        ))
     }
 
     pub fn set_threads(&mut self, n: usize) -> Result<(), String> {
@@ -377,9 +402,14 @@ impl Engine {
         Ok(())
     }
 
-    pub fn set_hash_mib(&mut self, mib: usize) {
-        self.searcher.set_hash_mib(mib);
+    /// Resize the transposition table; on failure the current table (and
+    /// the `hash` option) stay as they were.
+    pub fn set_hash_mib(&mut self, mib: usize) -> Result<(), String> {
+        self.searcher
+            .set_hash_mib(mib)
+            .map_err(|e| format!("{e}; keeping the {} MiB table", self.options.hash_mib))?;
         self.options.hash_mib = mib;
+        Ok(())
     }
 
     /// Forget the game's search results (new game).

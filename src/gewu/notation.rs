@@ -25,10 +25,10 @@ pub fn turn_text(throw: Throw, mv: &GewuMove) -> String {
 
 fn cell(text: &str, whole: &str) -> Result<u8, GewuError> {
     let n: u32 = text.trim().parse().map_err(|_| {
-        GewuError::Move(format!("'{whole}': '{}' is not a cell number", text.trim()))
+        GewuError::MalformedMove(format!("'{whole}': '{}' is not a cell number", text.trim()))
     })?;
     if !(1..=CELLS).contains(&n) {
-        return Err(GewuError::Move(format!(
+        return Err(GewuError::MalformedMove(format!(
             "'{whole}': cell {n} is not on the track (1 to {CELLS})"
         )));
     }
@@ -42,7 +42,7 @@ fn find(text: &str, legal: &GewuMoveList) -> Result<GewuMove, GewuError> {
         GewuMove::PASS
     } else {
         let (a, b) = t.split_once('-').ok_or_else(|| {
-            GewuError::Move(format!("'{t}' should be from-to cells, like 5-6, or pass"))
+            GewuError::MalformedMove(format!("'{t}' should be from-to cells, like 5-6, or pass"))
         })?;
         GewuMove {
             from: cell(a, t)?,
@@ -53,7 +53,7 @@ fn find(text: &str, legal: &GewuMoveList) -> Result<GewuMove, GewuError> {
         return Ok(mv);
     }
     let options: Vec<String> = legal.iter().map(move_text).collect();
-    Err(GewuError::Move(format!(
+    Err(GewuError::IllegalMove(format!(
         "'{t}' is not legal here; legal: {}",
         options.join(", ")
     )))

@@ -70,7 +70,7 @@ pub fn parse_move<B: HalmaBoard>(
     let t = text.trim();
     let parts: Vec<&str> = t.split('-').collect();
     if parts.len() < 2 {
-        return Err(HalmaError::Move(format!(
+        return Err(HalmaError::MalformedMove(format!(
             "'{t}' should be squares joined by '-', like b2-c3 or a1-c3-e5"
         )));
     }
@@ -78,12 +78,12 @@ pub fn parse_move<B: HalmaBoard>(
         .iter()
         .map(|p| parse_square::<B>(p))
         .collect::<Result<Vec<u32>, _>>()
-        .map_err(|e| HalmaError::Move(format!("in '{t}': {e}")))?;
+        .map_err(|e| HalmaError::MalformedMove(format!("in '{t}': {e}")))?;
     let from = squares[0];
     let to = squares[squares.len() - 1];
     let side = pos.side();
     if pos.piece_at(from) != Some(side) {
-        return Err(HalmaError::Move(format!(
+        return Err(HalmaError::IllegalMove(format!(
             "'{t}': no {} piece on {}",
             side.name(),
             square_name::<B>(from)
@@ -95,7 +95,7 @@ pub fn parse_move<B: HalmaBoard>(
     let adjacent = (f0 - f1).abs() <= 1 && (r0 - r1).abs() <= 1;
     if squares.len() == 2 && adjacent {
         if others.has(to) || from == to {
-            return Err(HalmaError::Move(format!(
+            return Err(HalmaError::IllegalMove(format!(
                 "'{t}': {} is not empty",
                 square_name::<B>(to)
             )));
@@ -117,7 +117,7 @@ pub fn parse_move<B: HalmaBoard>(
             (df == 0 || df.abs() == 2) && (dr == 0 || dr.abs() == 2) && (df, dr) != (0, 0);
         let name = |sq| square_name::<B>(sq);
         if !is_jump_shape {
-            return Err(HalmaError::Move(format!(
+            return Err(HalmaError::IllegalMove(format!(
                 "'{t}': {}-{} is neither a step nor a jump (a step cannot be combined with jumps)",
                 name(a),
                 name(b)
@@ -125,16 +125,19 @@ pub fn parse_move<B: HalmaBoard>(
         }
         let over = square_at::<B>(fa + df / 2, ra + dr / 2).unwrap_or(a);
         if !others.has(over) {
-            return Err(HalmaError::Move(format!(
+            return Err(HalmaError::IllegalMove(format!(
                 "'{t}': no piece on {} to jump over",
                 name(over)
             )));
         }
         if others.has(b) {
-            return Err(HalmaError::Move(format!("'{t}': {} is not empty", name(b))));
+            return Err(HalmaError::IllegalMove(format!(
+                "'{t}': {} is not empty",
+                name(b)
+            )));
         }
         if landed.has(b) {
-            return Err(HalmaError::Move(format!(
+            return Err(HalmaError::IllegalMove(format!(
                 "'{t}': the chain lands on {} twice",
                 name(b)
             )));
@@ -149,7 +152,9 @@ pub fn parse_move<B: HalmaBoard>(
     // Every hop was checked, so this holds; it guards against any gap
     // between this reader and the generator.
     if !pos.is_legal(&mv) {
-        return Err(HalmaError::Move(format!("'{t}' is not a legal move")));
+        return Err(HalmaError::IllegalMove(format!(
+            "'{t}' is not a legal move"
+        )));
     }
     Ok(mv)
 }

@@ -144,6 +144,10 @@ struct Hub {
     settings: Settings,
     /// `init` has been received.
     initialized: bool,
+    /// Why the last `pos` was refused, until a valid position is set: the
+    /// engine still holds the position before it, and a move for that one
+    /// would be a move from another game.
+    rejected_pos: Option<String>,
 }
 
 /// Run the Hub protocol on stdin/stdout until `quit` or EOF. Returns the exit code.
@@ -163,6 +167,7 @@ pub fn run() -> i32 {
         level: Limits::default(),
         settings: Settings::default(),
         initialized: false,
+        rejected_pos: None,
     };
     let stdin = std::io::stdin();
     let mut lines = stdin.lock();
@@ -263,13 +268,6 @@ impl Hub {
         }
     }
 
-    fn engine(&mut self) -> Option<&mut Engine> {
-        if self.engine.is_none() {
-            self.error("the engine is not available");
-        }
-        self.engine.as_mut()
-    }
-
     fn hello(&mut self) {
         self.out.line(&format!(
             "id name=Tiao version={} author={} country=China",
@@ -368,13 +366,13 @@ impl Hub {
             return;
         };
         let result: Result<(), String> = match name {
-            "variant" => value
-                .parse::<GameKind>()
-                .map(|g| {
-                    engine.set_game(g);
+            "variant" => match value.parse::<GameKind>() {
+                Ok(g) => {
                     self.settings.variant_name = value.to_string();
-                })
-                .map_err(|e| e.to_string()),
+                    engine.set_game(g)
+                }
+                Err(e) => Err(e.to_string()),
+            },
             "book" => {
                 engine.options.book.enabled = value == "true";
                 // Opened on demand: an engine told `book=false` before
@@ -403,15 +401,12 @@ impl Hub {
                 Ok(())
             }
             "threads" => engine.set_threads(int as usize),
-            "hash" => {
-                engine.set_hash_mib(int as usize);
-                Ok(())
-            }
-            "tt-size" => {
-                engine.searcher.set_tt_log2_entries(int as u32);
-                self.settings.tt_size = int;
-                Ok(())
-            }
+            "hash" => engine.set_hash_mib(int as usize),
+            "tt-size" => engine
+                .searcher
+                .set_tt_log2_entries(int as u32)
+                .map(|()| self.settings.tt_size = int)
+                .map_err(|e| format!("{e}; keeping the current table")),
             "multipv" => {
                 engine.options.multipv = int as usize;
                 Ok(())
@@ -490,7 +485,21 @@ impl Hub {
 
     fn pos(&mut self, l: &HubLine) {
         self.level = Limits::default();
-        let Some(engine) = self.engine() else { return };
+        match self.set_position(l) {
+            Ok(()) => self.rejected_pos = None,
+            Err(e) => {
+                self.error(&e);
+                self.rejected_pos = Some(e);
+            }
+        }
+    }
+
+    /// Set the position of a `pos` line, all or nothing: on an error the
+    /// engine keeps its previous position.
+    fn set_position(&mut self, l: &HubLine) -> Result<(), String> {
+        let Some(engine) = self.engine.as_mut() else {
+            return Err("the engine is not available".into());
+        };
         let saved = engine.session.box_clone();
         let set = if let Some(p) = l.get("pos") {
             engine.session.set_hub_position(p)
@@ -506,8 +515,7 @@ impl Hub {
             engine.session = saved;
             // Scan's wording first, so that scripts can match it; then the reason.
             let detail = e.strip_prefix("bad position: ").unwrap_or(&e).to_string();
-            self.error(format!("bad position: {detail}"));
-            return;
+            return Err(format!("bad position: {detail}"));
         }
         if let Some(moves) = l.get("moves") {
             let list: Vec<&str> = moves.split_whitespace().collect();
@@ -518,9 +526,10 @@ impl Hub {
                 } else {
                     "illegal move"
                 };
-                self.error(format!("{kind}: move {} ('{}'): {e}", i + 1, list[i]));
+                return Err(format!("{kind}: move {} ('{}'): {e}", i + 1, list[i]));
             }
         }
+        Ok(())
     }
 
     fn set_level(&mut self, l: &HubLine) {
@@ -576,6 +585,13 @@ impl Hub {
             return;
         };
         let mut limits = std::mem::take(&mut self.level);
+        if let Some(why) = &self.rejected_pos {
+            self.error(format!(
+                "no position to search: the last pos was refused ({why}); send a valid pos"
+            ));
+            self.out.line("done");
+            return;
+        }
         if limits.is_unbounded() && mode == Mode::Think {
             limits.move_time = Some(DEFAULT_MOVE_TIME);
         }

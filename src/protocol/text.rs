@@ -4,6 +4,12 @@
 //! input is a script: no prompt, no unrequested boards, one result per
 //! command in a stable `key value` form, and errors as `error: ...` lines,
 //! so the output is easy to parse.
+//!
+//! Commands run in order. A thread reads stdin ahead, so that a search can
+//! be interrupted: while one runs, `stop` ends it (its move is still
+//! reported), and so does the end of the input (EOF, Ctrl-D), after which
+//! the process ends, as in Hub mode. Any other command, `quit` included,
+//! waits its turn, so a script `go depth 10` / `quit` gets its whole search.
 
 use super::hub::info_line;
 use super::output::Output;
@@ -13,7 +19,9 @@ use crate::notation::MoveFormat;
 use crate::search::score::format_men;
 use crate::search::{Limits, Mode, Params};
 use crate::tools::bench;
+use std::collections::VecDeque;
 use std::io::{BufRead, IsTerminal};
+use std::sync::mpsc::{Receiver, RecvTimeoutError};
 use std::time::{Duration, Instant};
 
 const HELP: &str = "\
@@ -32,6 +40,7 @@ Commands (moves in the variant's notation: 32-28, 28x19, c3-d4, c3:e5):
                        let Tiao think (default 2 s) and play its move
   analyze [depth N] [nodes N] [time S]
                        think without playing
+  stop                 end the search now (it still reports its move)
   eval                 the evaluation and its terms
   perft N [divide]     count the leaves N plies deep
   bench [depth N]      the fixed benchmark
@@ -45,10 +54,99 @@ Commands (moves in the variant's notation: 32-28, 28x19, c3-d4, c3:e5):
 /// Default thinking time for `go` without limits.
 const DEFAULT_THINK: Duration = Duration::from_secs(2);
 
+/// What the reader thread passes on: a line, or the end of the input.
+enum Input {
+    Line(String),
+    End,
+}
+
+/// The input, read ahead by a thread of its own.
+struct Commands {
+    rx: Receiver<Input>,
+    /// Read from the thread but not yet run.
+    queued: VecDeque<Input>,
+}
+
+impl Commands {
+    fn spawn() -> Commands {
+        let (tx, rx) = std::sync::mpsc::channel();
+        let spawned = std::thread::Builder::new()
+            .name("text-input".into())
+            .spawn(move || {
+                let stdin = std::io::stdin();
+                let mut input = stdin.lock();
+                let mut buf = Vec::new();
+                loop {
+                    buf.clear();
+                    match input.read_until(b'\n', &mut buf) {
+                        Ok(0) | Err(_) => break,
+                        Ok(_) => {}
+                    }
+                    let line = String::from_utf8_lossy(&buf).trim().to_string();
+                    if tx.send(Input::Line(line)).is_err() {
+                        return;
+                    }
+                }
+                let _ = tx.send(Input::End);
+            });
+        if let Err(e) = spawned {
+            log::error!("cannot start the input thread: {e}");
+        }
+        Commands {
+            rx,
+            queued: VecDeque::new(),
+        }
+    }
+
+    /// The next command, waiting for it; `None` at the end of the input.
+    fn next(&mut self) -> Option<String> {
+        let input = match self.queued.pop_front() {
+            Some(i) => i,
+            None => self.rx.recv().unwrap_or(Input::End),
+        };
+        match input {
+            Input::Line(l) => Some(l),
+            Input::End => {
+                // Stays the next input: every later call sees the end too.
+                self.queued.push_front(Input::End);
+                None
+            }
+        }
+    }
+
+    /// While a search runs: wait up to `wait` for input and say whether it
+    /// asks the search to end (`stop`, consumed; the end of the input, left
+    /// queued so that the session ends after the search).
+    fn interrupts(&mut self, wait: Duration) -> bool {
+        if self.queued.is_empty() {
+            match self.rx.recv_timeout(wait) {
+                Ok(i) => self.queued.push_back(i),
+                Err(RecvTimeoutError::Timeout) => return false,
+                Err(RecvTimeoutError::Disconnected) => self.queued.push_back(Input::End),
+            }
+        }
+        // Only the command right after the search can interrupt it: later
+        // ones wait their turn, and so do the commands before them.
+        match self.queued.front() {
+            Some(Input::End) => true,
+            Some(Input::Line(l)) if l == "stop" => {
+                self.queued.pop_front();
+                true
+            }
+            _ => false,
+        }
+    }
+}
+
+fn is_quit(line: &str) -> bool {
+    matches!(line, "quit" | "exit" | "q")
+}
+
 struct TextMode {
     engine: Engine,
     out: Output,
     interactive: bool,
+    input: Commands,
 }
 
 /// Run text mode on stdin/stdout. Returns the exit code.
@@ -71,6 +169,7 @@ pub fn run() -> i32 {
         engine,
         out,
         interactive,
+        input: Commands::spawn(),
     };
     if interactive {
         tm.out.line(&format!(
@@ -79,21 +178,13 @@ pub fn run() -> i32 {
         ));
         tm.show_board();
     }
-    let stdin = std::io::stdin();
-    let mut input = stdin.lock();
-    let mut buf = Vec::new();
     loop {
         if tm.interactive {
             use std::io::Write;
             print!("tiao> ");
             let _ = std::io::stdout().flush();
         }
-        buf.clear();
-        match input.read_until(b'\n', &mut buf) {
-            Ok(0) | Err(_) => break,
-            Ok(_) => {}
-        }
-        let line = String::from_utf8_lossy(&buf).trim().to_string();
+        let Some(line) = tm.input.next() else { break };
         if !tm.command(&line) {
             break;
         }
@@ -128,7 +219,8 @@ impl TextMode {
         };
         let args = &words[1..];
         match cmd {
-            "quit" | "exit" | "q" => return false,
+            _ if is_quit(cmd) => return false,
+            "stop" => {} // nothing is running: nothing to stop
             "help" | "?" => self.out.line(HELP),
             "variant" => self.variant(args),
             "start" | "new" => {
@@ -171,10 +263,10 @@ impl TextMode {
             "egdb" => self.egdb(args),
             "book" => self.book(args),
             "hash" => match args.first().and_then(|s| s.parse::<usize>().ok()) {
-                Some(n) if (1..=65536).contains(&n) => {
-                    self.engine.set_hash_mib(n);
-                    self.out.line(&format!("hash {n}"));
-                }
+                Some(n) if (1..=65536).contains(&n) => match self.engine.set_hash_mib(n) {
+                    Ok(()) => self.out.line(&format!("hash {n}")),
+                    Err(e) => self.error(e),
+                },
                 _ => self.error("hash needs a size in MiB from 1 to 65536"),
             },
             // A move typed on its own.
@@ -293,7 +385,9 @@ impl TextMode {
                 .line(&format!("variant {}", self.engine.session.kind())),
             Some(name) => match name.parse::<GameKind>() {
                 Ok(g) => {
-                    self.engine.set_game(g);
+                    if let Err(e) = self.engine.set_game(g) {
+                        self.error(e);
+                    }
                     self.out.line(&format!("variant {g}"));
                     if self.interactive {
                         self.show_board();
@@ -349,7 +443,8 @@ impl TextMode {
             let value = it.next().ok_or_else(|| format!("'{key}' needs a value"))?;
             match key {
                 "depth" => {
-                    limits.depth = Some(value.parse().map_err(|_| format!("bad depth '{value}'"))?)
+                    let d: u32 = value.parse().map_err(|_| format!("bad depth '{value}'"))?;
+                    limits.depth = Some(d.clamp(1, crate::search::MAX_DEPTH));
                 }
                 "nodes" => {
                     limits.nodes = Some(
@@ -408,9 +503,27 @@ impl TextMode {
             mode: Mode::Think,
             multipv: 1,
         };
-        let result = self
-            .engine
-            .search(&params, format, &|info| out.line(&info_line(info, false)));
+        let control = self.engine.control();
+        self.engine.prepare(params.mode);
+        let engine = &mut self.engine;
+        let input = &mut self.input;
+        // The search on a thread of its own; this one watches the input.
+        let result = std::thread::scope(|scope| {
+            let search = scope.spawn(move || {
+                engine.search_prepared(&params, format, &|info| out.line(&info_line(info, false)))
+            });
+            while !search.is_finished() {
+                if input.interrupts(Duration::from_millis(20)) {
+                    control.stop();
+                    break;
+                }
+            }
+            search.join()
+        });
+        let Ok(result) = result else {
+            self.error("the search failed");
+            return;
+        };
         let Some(best) = result.best else {
             self.error("no move found");
             return;

@@ -4,7 +4,7 @@
 //! other. The answer comes from the deepest completed iteration.
 
 use super::time::allocate;
-use super::tt::TranspositionTable;
+use super::tt::{TableTooLarge, TranspositionTable};
 use super::worker::Worker;
 use super::{Clock, Control, Extras, Info, Mode, Outcome, Params, Root};
 use crate::game::{Evaluate, Game, MoveBuffer};
@@ -54,7 +54,7 @@ impl Searcher {
         Ok(Searcher {
             pool: build_pool(threads)?,
             threads,
-            tt: Arc::new(TranspositionTable::with_mib(hash_mib)),
+            tt: Arc::new(TranspositionTable::try_with_mib(hash_mib).map_err(|e| e.to_string())?),
             control: Arc::new(Control::default()),
         })
     }
@@ -72,14 +72,19 @@ impl Searcher {
         Ok(())
     }
 
-    /// Replace the table by one of `mib` MiB.
-    pub fn set_hash_mib(&mut self, mib: usize) {
-        self.tt = Arc::new(TranspositionTable::with_mib(mib));
+    /// Replace the table by one of `mib` MiB. The new table is made
+    /// before the old one goes, so if the memory is not there the engine
+    /// keeps its table, and the error says what was free.
+    pub fn set_hash_mib(&mut self, mib: usize) -> Result<(), TableTooLarge> {
+        self.tt = Arc::new(TranspositionTable::try_with_mib(mib)?);
+        Ok(())
     }
 
-    /// Replace the table by one of `2^log2` entries (Scan's `tt-size`).
-    pub fn set_tt_log2_entries(&mut self, log2: u32) {
-        self.tt = Arc::new(TranspositionTable::with_log2_entries(log2));
+    /// Replace the table by one of `2^log2` entries (Scan's `tt-size`), as
+    /// [`Searcher::set_hash_mib`] does.
+    pub fn set_tt_log2_entries(&mut self, log2: u32) -> Result<(), TableTooLarge> {
+        self.tt = Arc::new(TranspositionTable::try_with_log2_entries(log2)?);
+        Ok(())
     }
 
     pub fn tt(&self) -> &TranspositionTable {
@@ -88,10 +93,7 @@ impl Searcher {
 
     /// Forget all previous searches (new game).
     pub fn clear(&mut self) {
-        match Arc::get_mut(&mut self.tt) {
-            Some(tt) => tt.clear(),
-            None => self.tt = Arc::new(TranspositionTable::with_buckets_like(&self.tt)),
-        }
+        self.tt.clear();
     }
 
     /// The handle front ends use to stop a running search or signal a ponder hit.

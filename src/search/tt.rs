@@ -73,6 +73,32 @@ fn unpack(d: u64) -> Option<(Hit, u8)> {
     Some((hit, (d >> 58) as u8))
 }
 
+/// A table that could not be made: the memory is not there. The engine
+/// keeps the table it had and says what would fit.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct TableTooLarge {
+    /// Bytes asked for.
+    pub requested: usize,
+    /// Bytes the machine (or the process's memory cap) had free, if known.
+    pub available: Option<usize>,
+}
+
+impl std::fmt::Display for TableTooLarge {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(
+            f,
+            "cannot allocate a transposition table of {} MiB",
+            self.requested >> 20
+        )?;
+        match self.available {
+            Some(a) => write!(f, " (about {} MiB of memory is free)", a >> 20),
+            None => write!(f, " (not enough memory)"),
+        }
+    }
+}
+
+impl std::error::Error for TableTooLarge {}
+
 /// The shared transposition table.
 pub struct TranspositionTable {
     buckets: Vec<Bucket>,
@@ -81,21 +107,19 @@ pub struct TranspositionTable {
 }
 
 impl TranspositionTable {
-    /// A table of at most `mib` MiB (at least one bucket).
-    pub fn with_mib(mib: usize) -> Self {
-        Self::with_buckets((mib.max(1) << 20) / BUCKET_BYTES)
+    /// A table of at most `mib` MiB (at least one bucket), or an error if the memory is not
+    /// there (instead of the allocator aborting the process).
+    pub fn try_with_mib(mib: usize) -> Result<Self, TableTooLarge> {
+        Self::try_with_buckets(buckets_for_mib(mib))
     }
 
-    /// A table of `2^log2_entries` entries (Scan's `tt-size`).
-    pub fn with_log2_entries(log2_entries: u32) -> Self {
-        Self::with_buckets((1usize << log2_entries.min(40)) / 4)
+    /// A table of `2^log2_entries` entries (Scan's `tt-size`), or an error
+    /// if the memory is not there.
+    pub fn try_with_log2_entries(log2_entries: u32) -> Result<Self, TableTooLarge> {
+        Self::try_with_buckets((1usize << log2_entries.min(40)) / 4)
     }
 
-    /// An empty table of the same size as `other`.
-    pub fn with_buckets_like(other: &TranspositionTable) -> Self {
-        Self::with_buckets(other.buckets.len())
-    }
-
+    #[cfg(test)]
     fn with_buckets(n: usize) -> Self {
         let n = n.max(1);
         let mut buckets = Vec::with_capacity(n);
@@ -104,6 +128,29 @@ impl TranspositionTable {
             buckets,
             age: AtomicU8::new(0),
         }
+    }
+
+    fn try_with_buckets(n: usize) -> Result<Self, TableTooLarge> {
+        let n = n.max(1);
+        let requested = n.saturating_mul(BUCKET_BYTES);
+        let available = available_memory();
+        // An allocation the kernel grants on credit (overcommit) but cannot
+        // back would kill the process when the table is written; refuse it
+        // while it can still be refused.
+        let too_large = TableTooLarge {
+            requested,
+            available,
+        };
+        if available.is_some_and(|a| requested > a) {
+            return Err(too_large);
+        }
+        let mut buckets = Vec::new();
+        buckets.try_reserve_exact(n).map_err(|_| too_large)?;
+        buckets.resize_with(n, Bucket::default);
+        Ok(TranspositionTable {
+            buckets,
+            age: AtomicU8::new(0),
+        })
     }
 
     /// Size in bytes.
@@ -116,12 +163,17 @@ impl TranspositionTable {
         self.buckets.len() * 4
     }
 
-    /// Forget everything (new game).
-    pub fn clear(&mut self) {
-        for b in &mut self.buckets {
-            *b = Bucket::default();
+    /// Forget everything (new game). The entries are atomic, so a table
+    /// still shared with a finished search is cleared in place, without
+    /// allocating a new one.
+    pub fn clear(&self) {
+        for b in &self.buckets {
+            for e in &b.0 {
+                e.data.store(0, Ordering::Relaxed);
+                e.check.store(0, Ordering::Relaxed);
+            }
         }
-        *self.age.get_mut() = 0;
+        self.age.store(0, Ordering::Relaxed);
     }
 
     /// Start a new search: older entries become cheaper to replace.
@@ -210,13 +262,43 @@ impl TranspositionTable {
     }
 }
 
+fn buckets_for_mib(mib: usize) -> usize {
+    mib.max(1).saturating_mul(1 << 20) / BUCKET_BYTES
+}
+
+/// Bytes of memory free for a new table: the kernel's estimate of what can
+/// be allocated without swapping, and the room left under the process's
+/// cgroup limit (a container's memory cap), whichever is smaller. `None`
+/// where neither can be read (other systems): then only the allocator
+/// decides.
+fn available_memory() -> Option<usize> {
+    let meminfo = std::fs::read_to_string("/proc/meminfo").ok().and_then(|s| {
+        s.lines()
+            .find_map(|l| l.strip_prefix("MemAvailable:"))
+            .and_then(|v| v.trim().trim_end_matches("kB").trim().parse::<usize>().ok())
+            .map(|kib| kib.saturating_mul(1024))
+    });
+    let read = |name: &str| {
+        std::fs::read_to_string(format!("/sys/fs/cgroup/{name}"))
+            .ok()
+            .and_then(|s| s.trim().parse::<usize>().ok())
+    };
+    // cgroup v2: memory.max is "max" (no limit) or a number of bytes.
+    let cgroup =
+        read("memory.max").map(|max| max.saturating_sub(read("memory.current").unwrap_or(0)));
+    match (meminfo, cgroup) {
+        (Some(a), Some(b)) => Some(a.min(b)),
+        (a, b) => a.or(b),
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
 
     #[test]
     fn stored_entries_are_found_with_their_contents() {
-        let tt = TranspositionTable::with_mib(1);
+        let tt = TranspositionTable::try_with_mib(1).expect("fits");
         tt.store(0xDEAD_BEEF, 1234, -250, 7, Bound::Lower);
         let hit = tt.probe(0xDEAD_BEEF).expect("hit");
         assert_eq!(
@@ -233,7 +315,7 @@ mod tests {
 
     #[test]
     fn a_shallower_result_does_not_replace_a_deep_one_in_the_same_search() {
-        let tt = TranspositionTable::with_mib(1);
+        let tt = TranspositionTable::try_with_mib(1).expect("fits");
         tt.store(42, 1, 10, 12, Bound::Lower);
         tt.store(42, 2, 20, 3, Bound::Upper);
         assert_eq!(tt.probe(42).map(|h| h.depth), Some(12));
@@ -257,8 +339,28 @@ mod tests {
     }
 
     #[test]
+    fn a_table_larger_than_memory_is_an_error_not_an_abort() {
+        // 2^40 entries: 16 TiB, more than any machine this runs on.
+        let e = TranspositionTable::try_with_log2_entries(40)
+            .err()
+            .expect("refused");
+        assert_eq!(e.requested, 1 << 44);
+        assert!(e.to_string().contains("16777216 MiB"), "{e}");
+        let e = TranspositionTable::try_with_mib(1 << 30)
+            .err()
+            .expect("refused");
+        assert!(e.to_string().starts_with("cannot allocate"), "{e}");
+    }
+
+    #[test]
+    fn a_table_that_fits_is_made() {
+        let tt = TranspositionTable::try_with_mib(2).expect("2 MiB fit");
+        assert_eq!(tt.bytes(), 2 << 20);
+    }
+
+    #[test]
     fn clearing_forgets_everything() {
-        let mut tt = TranspositionTable::with_log2_entries(10);
+        let tt = TranspositionTable::try_with_log2_entries(10).expect("fits");
         assert_eq!(tt.entries(), 1024);
         tt.store(7, 1, 1, 1, Bound::Exact);
         tt.clear();

@@ -166,7 +166,7 @@ pub fn run_with(opts: BenchOptions, line: &dyn Fn(&str)) -> Result<BenchResult, 
     let (mut nodes, mut probes, mut hits) = (0, 0, 0);
     let mut time = Duration::ZERO;
     for (i, (variant, fen)) in POSITIONS.iter().enumerate() {
-        engine.set_variant(*variant);
+        engine.set_variant(*variant)?;
         engine.new_game();
         engine
             .session
@@ -242,9 +242,9 @@ pub fn eval_cost() -> Result<Vec<(&'static str, f64)>, String> {
 
 /// Average cost of a transposition-table probe, in nanoseconds, on a table
 /// of `mib` MiB filled with entries, probing random keys (half present).
-pub fn tt_probe_cost(mib: usize) -> f64 {
+pub fn tt_probe_cost(mib: usize) -> Result<f64, String> {
     use crate::search::tt::{Bound, TranspositionTable};
-    let tt = TranspositionTable::with_mib(mib);
+    let tt = TranspositionTable::try_with_mib(mib).map_err(|e| e.to_string())?;
     let mut rng = crate::rng::Rng::new(1);
     let mut next = move || rng.next_u64();
     let entries = tt.entries() as u64;
@@ -271,5 +271,5 @@ pub fn tt_probe_cost(mib: usize) -> f64 {
     }
     let ns = start.elapsed().as_nanos() as f64 / probes as f64;
     std::hint::black_box(found);
-    ns
+    Ok(ns)
 }

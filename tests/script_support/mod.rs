@@ -10,6 +10,8 @@ use std::process::{Command, Stdio};
 
 /// Text mode on `input` (in the repository root, so that the shipped
 /// books are found); returns every stdout line. The process must exit 0.
+/// The input is followed by `quit` and stdin stays open until the process
+/// has ended: the end of the input would cut a running search short.
 pub fn text_script(input: &str) -> Vec<String> {
     let mut child = Command::new(env!("CARGO_BIN_EXE_tiao"))
         .current_dir(env!("CARGO_MANIFEST_DIR"))
@@ -18,13 +20,11 @@ pub fn text_script(input: &str) -> Vec<String> {
         .stderr(Stdio::null())
         .spawn()
         .expect("start tiao");
-    child
-        .stdin
-        .take()
-        .expect("stdin")
-        .write_all(input.as_bytes())
-        .expect("write");
+    let mut stdin = child.stdin.take().expect("stdin");
+    stdin.write_all(input.as_bytes()).expect("write");
+    stdin.write_all(b"quit\n").expect("write");
     let out = child.wait_with_output().expect("run");
+    drop(stdin);
     assert!(out.status.success(), "{:?}", out.status);
     String::from_utf8_lossy(&out.stdout)
         .lines()

@@ -1,0 +1,412 @@
+//! Hostile input against the real binary: each test is one promise of
+//! docs/reliability.md — no input kills Tiao, none makes it answer for the
+//! wrong position, and every refusal is a clear error while the engine
+//! serves on.
+
+use std::io::{BufRead, BufReader, Write};
+use std::path::{Path, PathBuf};
+use std::process::{Child, ChildStdin, Command, Stdio};
+use std::sync::mpsc::{Receiver, channel};
+use std::time::{Duration, Instant};
+
+const TIMEOUT: Duration = Duration::from_secs(30);
+
+/// A `tiao` process (Hub or text mode) with its stdout read by a thread,
+/// optionally under an address-space cap (`ulimit -v`, in KiB).
+struct Tiao {
+    child: Child,
+    stdin: Option<ChildStdin>,
+    lines: Receiver<Vec<u8>>,
+}
+
+impl Tiao {
+    fn start(args: &[&str], memory_cap_kib: Option<u64>) -> Tiao {
+        let bin = env!("CARGO_BIN_EXE_tiao");
+        let mut cmd = match memory_cap_kib {
+            Some(kib) => {
+                let mut c = Command::new("sh");
+                c.arg("-c")
+                    .arg(format!("ulimit -v {kib} && exec \"$0\" \"$@\""))
+                    .arg(bin)
+                    .args(args);
+                c
+            }
+            None => {
+                let mut c = Command::new(bin);
+                c.args(args);
+                c
+            }
+        };
+        let mut child = cmd
+            .current_dir(env!("CARGO_MANIFEST_DIR"))
+            .stdin(Stdio::piped())
+            .stdout(Stdio::piped())
+            .stderr(Stdio::null())
+            .spawn()
+            .expect("start tiao");
+        let stdout = child.stdout.take().expect("stdout");
+        let (tx, rx) = channel();
+        std::thread::spawn(move || {
+            let mut reader = BufReader::new(stdout);
+            loop {
+                let mut line = Vec::new();
+                match reader.read_until(b'\n', &mut line) {
+                    Ok(0) | Err(_) => break,
+                    Ok(_) => {
+                        if tx.send(line).is_err() {
+                            break;
+                        }
+                    }
+                }
+            }
+        });
+        let stdin = child.stdin.take();
+        Tiao {
+            child,
+            stdin,
+            lines: rx,
+        }
+    }
+
+    fn hub() -> Tiao {
+        Tiao::start(&["hub"], None)
+    }
+
+    fn send(&mut self, line: &str) {
+        let stdin = self.stdin.as_mut().expect("stdin open");
+        stdin.write_all(line.as_bytes()).expect("write");
+        stdin.write_all(b"\n").expect("write");
+        stdin.flush().expect("flush");
+    }
+
+    /// Raw output lines (with their line ends) up to and including the
+    /// first that starts with `prefix`; fails if the process ends or
+    /// stays silent first.
+    fn raw_until(&mut self, prefix: &str) -> Vec<Vec<u8>> {
+        let deadline = Instant::now() + TIMEOUT;
+        let mut lines = Vec::new();
+        loop {
+            let left = deadline.saturating_duration_since(Instant::now());
+            match self.lines.recv_timeout(left) {
+                Ok(l) => {
+                    let done = l.starts_with(prefix.as_bytes());
+                    lines.push(l);
+                    if done {
+                        return lines;
+                    }
+                }
+                Err(e) => panic!(
+                    "no line starting with {prefix:?} ({e:?}); got {:?}",
+                    lines
+                        .iter()
+                        .map(|l| String::from_utf8_lossy(l).into_owned())
+                        .collect::<Vec<_>>()
+                ),
+            }
+        }
+    }
+
+    /// Output lines (without line ends) up to and including the first
+    /// that starts with `prefix`.
+    fn until(&mut self, prefix: &str) -> Vec<String> {
+        self.raw_until(prefix)
+            .iter()
+            .map(|l| {
+                String::from_utf8_lossy(l)
+                    .trim_end_matches(['\r', '\n'])
+                    .to_string()
+            })
+            .collect()
+    }
+
+    /// The engine still answers: `ping` gives `pong`.
+    fn assert_alive(&mut self) {
+        self.send("ping");
+        self.until("pong");
+    }
+
+    fn close_stdin(&mut self) {
+        self.stdin = None;
+    }
+
+    /// Wait for the process to end; its exit status, or a failure after `limit`.
+    fn wait_exit(&mut self, limit: Duration) -> std::process::ExitStatus {
+        let deadline = Instant::now() + limit;
+        loop {
+            if let Some(status) = self.child.try_wait().expect("wait") {
+                return status;
+            }
+            assert!(
+                Instant::now() < deadline,
+                "tiao still running after {limit:?}"
+            );
+            std::thread::sleep(Duration::from_millis(20));
+        }
+    }
+}
+
+impl Drop for Tiao {
+    fn drop(&mut self) {
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+    }
+}
+
+fn errors(lines: &[String]) -> Vec<&String> {
+    lines.iter().filter(|l| l.starts_with("error")).collect()
+}
+
+// --- Memory -----------------------------------------------------------
+
+/// A 4 GiB address-space cap: any table near it cannot be made.
+const CAP_KIB: u64 = 4 << 20;
+
+#[test]
+fn a_hash_size_the_machine_cannot_give_is_an_error_and_the_engine_plays_on() {
+    let mut hub = Tiao::start(&["hub"], Some(CAP_KIB));
+    for (name, value) in [("hash", "65536"), ("hash", "8192"), ("tt-size", "32")] {
+        hub.send(&format!("set-param name={name} value={value}"));
+        hub.send("ping");
+        let lines = hub.until("pong");
+        let errs = errors(&lines);
+        assert_eq!(errs.len(), 1, "{name}={value}: {lines:?}");
+        assert!(
+            errs[0].contains("cannot allocate") && errs[0].contains("keeping"),
+            "{name}={value}: {}",
+            errs[0]
+        );
+    }
+    // The table the engine had still works, and a size that fits is taken.
+    hub.send("hub");
+    let hello = hub.until("wait");
+    assert!(
+        hello
+            .iter()
+            .any(|l| l.starts_with("param name=hash value=64 ")),
+        "the hash setting is unchanged: {hello:?}"
+    );
+    hub.send("set-param name=hash value=16");
+    hub.send("init");
+    hub.send("pos start");
+    hub.send("level depth=4");
+    hub.send("go think");
+    let lines = hub.until("done");
+    assert!(errors(&lines).is_empty(), "{lines:?}");
+    assert!(lines.last().is_some_and(|l| l.starts_with("done move=")));
+}
+
+#[test]
+fn text_mode_refuses_a_hash_it_cannot_allocate() {
+    let mut text = Tiao::start(&["text"], Some(CAP_KIB));
+    text.send("hash 65536");
+    text.send("hash 8");
+    let lines = text.until("hash 8");
+    assert!(lines[0].starts_with("error: cannot allocate"), "{lines:?}");
+    text.send("quit");
+    assert!(text.wait_exit(TIMEOUT).success());
+}
+
+// --- Echoed text --------------------------------------------------------
+
+#[test]
+fn control_characters_in_a_command_cannot_forge_an_output_line() {
+    let mut hub = Tiao::hub();
+    let stdin = hub.stdin.as_mut().expect("stdin");
+    stdin
+        .write_all(b"set-param name=x\rpong\r value=1\nfoo\x1b[2J\x07\n")
+        .expect("write");
+    stdin.flush().expect("flush");
+    hub.send("ping");
+    let lines = hub.raw_until("pong");
+    assert_eq!(lines.len(), 3, "two errors, then the real pong: {lines:?}");
+    for l in &lines {
+        let body = &l[..l.len() - 1];
+        assert!(
+            body.iter().all(|&b| b >= 0x20 && b != 0x7f),
+            "a control character was echoed: {:?}",
+            String::from_utf8_lossy(l)
+        );
+    }
+    let first = String::from_utf8_lossy(&lines[0]);
+    assert!(first.contains("x\\rpong\\r"), "{first}");
+    hub.assert_alive();
+}
+
+#[test]
+fn text_mode_escapes_what_it_echoes() {
+    let mut text = Tiao::start(&["text"], None);
+    let stdin = text.stdin.as_mut().expect("stdin");
+    stdin
+        .write_all(b"play 32-28\rplayed 99-98\n")
+        .expect("write");
+    text.send("fen");
+    let lines = text.raw_until("fen ");
+    for l in &lines {
+        assert!(
+            !l[..l.len() - 1].contains(&b'\r'),
+            "{:?}",
+            String::from_utf8_lossy(l)
+        );
+    }
+}
+
+// --- The position a search answers for -------------------------------
+
+#[test]
+fn after_a_refused_position_go_answers_without_a_move() {
+    let mut hub = Tiao::hub();
+    hub.send("init");
+    hub.until("ready");
+    for bad in [
+        "pos pos=Wbogus",
+        "pos start moves=\"32-28 32-28\"",
+        "pos fen=\"W:W99:B1\"",
+    ] {
+        hub.send(bad);
+        hub.send("level move-time=0.05");
+        for mode in ["think", "analyze", "ponder"] {
+            hub.send(&format!("go {mode}"));
+            hub.send("stop");
+            let lines = hub.until("done");
+            assert_eq!(
+                lines.last().map(String::as_str),
+                Some("done"),
+                "{bad} / go {mode}: no move may be given: {lines:?}"
+            );
+            assert!(
+                lines
+                    .iter()
+                    .any(|l| l.starts_with("error") && l.contains("refused")),
+                "{bad} / go {mode}: {lines:?}"
+            );
+        }
+    }
+    // A valid position ends it.
+    hub.send("pos start moves=\"32-28\"");
+    hub.send("level depth=3");
+    hub.send("go think");
+    let lines = hub.until("done");
+    assert!(errors(&lines).is_empty(), "{lines:?}");
+    assert!(lines.last().is_some_and(|l| l.starts_with("done move=")));
+}
+
+// --- Endgame tables -------------------------------------------------------
+
+fn make_tables(dir: &Path) {
+    let status = Command::new(env!("CARGO_BIN_EXE_tiao"))
+        .args(["egdb", "gen", "--variant", "russian", "--pieces", "3"])
+        .arg("--dir")
+        .arg(dir)
+        .arg("--quiet")
+        .stdout(Stdio::null())
+        .stderr(Stdio::null())
+        .status()
+        .expect("tiao egdb gen");
+    assert!(status.success());
+}
+
+fn temp_dir(name: &str) -> PathBuf {
+    let dir = std::env::temp_dir().join(format!("tiao-reliability-{name}-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).expect("temp dir");
+    dir
+}
+
+/// The `init` answer of a Hub engine using the Russian tables of `dir`.
+fn init_with_tables(dir: &Path) -> Vec<String> {
+    let mut hub = Tiao::hub();
+    hub.send("set-param name=variant value=russian");
+    hub.send("set-param name=egdb-pieces value=3");
+    hub.send(&format!(
+        "set-param name=egdb-dir value=\"{}\"",
+        dir.display()
+    ));
+    hub.send("init");
+    hub.until("ready")
+}
+
+#[test]
+fn a_damaged_endgame_table_is_an_error_at_init() {
+    let dir = temp_dir("egdb");
+    make_tables(&dir);
+    let sound = init_with_tables(&dir);
+    assert!(errors(&sound).is_empty(), "sound tables: {sound:?}");
+
+    let table = dir.join("russian").join("m1k0-m1k1.tdb");
+    let good = std::fs::read(&table).unwrap_or_else(|e| panic!("{}: {e}", table.display()));
+    assert!(good.len() > 100, "a table with a body");
+    let mut bad_header = good.clone();
+    bad_header[20] ^= 1; // positions in the slice, under the header checksum
+    let mut bad_body = good.clone();
+    let inside = bad_body.len() - 8;
+    bad_body[inside] ^= 0xff; // inside the last block (not its padding bits)
+    let cases: [(&str, Vec<u8>); 4] = [
+        ("truncated", good[..good.len() / 2].to_vec()),
+        ("empty", Vec::new()),
+        ("bad header checksum", bad_header),
+        ("corrupt body", bad_body),
+    ];
+    for (what, bytes) in cases {
+        std::fs::write(&table, &bytes).expect("damage the table");
+        let lines = init_with_tables(&dir);
+        let errs = errors(&lines);
+        assert_eq!(errs.len(), 1, "{what}: {lines:?}");
+        assert!(
+            errs[0].contains("m1k0-m1k1") && errs[0].contains("damaged"),
+            "{what}: {}",
+            errs[0]
+        );
+    }
+    std::fs::write(&table, &good).expect("restore");
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+// --- The text mode ends when asked ---------------------------------------
+
+#[test]
+fn the_end_of_the_input_stops_a_text_mode_search_and_the_process() {
+    let mut text = Tiao::start(&["text"], None);
+    text.send("book off");
+    text.send("go depth 1000");
+    std::thread::sleep(Duration::from_millis(300));
+    text.close_stdin();
+    let status = text.wait_exit(Duration::from_secs(10));
+    assert!(status.success(), "{status:?}");
+    let lines = text.until("bestmove");
+    assert!(lines.last().is_some_and(|l| l.starts_with("bestmove ")));
+}
+
+#[test]
+fn stop_ends_a_text_mode_search_and_quit_then_waits_its_turn() {
+    let mut text = Tiao::start(&["text"], None);
+    text.send("book off");
+    text.send("analyze depth 1000");
+    std::thread::sleep(Duration::from_millis(300));
+    let asked = Instant::now();
+    text.send("stop");
+    text.until("bestmove");
+    assert!(asked.elapsed() < Duration::from_secs(5));
+    // A quit queued after a bounded search lets it finish first.
+    text.send("analyze depth 3");
+    text.send("quit");
+    let lines = text.until("bestmove");
+    let last = lines.last().expect("a line");
+    assert!(last.contains(" depth 3 "), "{last}");
+    assert!(text.wait_exit(TIMEOUT).success());
+}
+
+#[test]
+fn an_interrupt_ends_a_text_mode_search_at_once() {
+    let mut text = Tiao::start(&["text"], None);
+    text.send("book off");
+    text.send("go depth 1000");
+    std::thread::sleep(Duration::from_millis(300));
+    let status = Command::new("kill")
+        .arg("-INT")
+        .arg(text.child.id().to_string())
+        .status()
+        .expect("kill -INT");
+    assert!(status.success());
+    let status = text.wait_exit(Duration::from_secs(5));
+    assert!(!status.success(), "ended by the signal: {status:?}");
+}
