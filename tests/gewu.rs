@@ -635,21 +635,34 @@ fn a_malformed_move_and_an_illegal_one_are_told_apart() {
             "{text:?}"
         );
     }
-    for (kind, illegal) in [(GameKind::Gewu, "6-7"), (GameKind::GewuDice, "hei:6-7")] {
+    // The sessions report the reader's kind, a '-' or not.
+    let cases = [
+        (GameKind::Gewu, ["5-20", "x-y"], ["6-7", "pass"]),
+        (
+            GameKind::GewuDice,
+            ["hei:5-20", "hei:x-y"],
+            ["hei:6-7", "hei:pass"],
+        ),
+    ];
+    for (kind, malformed, illegal) in cases {
         let mut session = new_game_session(kind);
-        assert!(
-            matches!(
-                session.play("hei:x-y", MoveReading::Any),
-                Err(MoveError::Malformed { .. })
-            ),
-            "{kind}"
-        );
-        assert!(
-            matches!(
-                session.play(illegal, MoveReading::Any),
-                Err(MoveError::Illegal { .. })
-            ),
-            "{kind} {illegal}"
-        );
+        for text in malformed {
+            assert!(
+                matches!(
+                    session.play(text, MoveReading::Any),
+                    Err(MoveError::Malformed { .. })
+                ),
+                "{kind} {text}"
+            );
+        }
+        for text in illegal {
+            assert!(
+                matches!(
+                    session.play(text, MoveReading::Any),
+                    Err(MoveError::Illegal { .. })
+                ),
+                "{kind} {text}"
+            );
+        }
     }
 }

@@ -1040,11 +1040,17 @@ fn a_malformed_move_and_an_illegal_one_are_told_apart() {
             "{text:?}"
         );
     }
+    // The session reports the reader's kind, a '-' or not.
     let mut session = new_game_session(GameKind::Halma8);
-    assert!(matches!(
-        session.play("zz", MoveReading::Any),
-        Err(MoveError::Malformed { .. })
-    ));
+    for text in ["zz", "b2-z9"] {
+        assert!(
+            matches!(
+                session.play(text, MoveReading::Any),
+                Err(MoveError::Malformed { .. })
+            ),
+            "{text}"
+        );
+    }
     assert!(matches!(
         session.play("a1-h8", MoveReading::Any),
         Err(MoveError::Illegal { .. })

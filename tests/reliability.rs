@@ -234,20 +234,28 @@ fn control_characters_in_a_command_cannot_forge_an_output_line() {
 
 #[test]
 fn text_mode_escapes_what_it_echoes() {
+    // A CR splits words here; an escape sequence would reach the terminal.
     let mut text = Tiao::start(&["text"], None);
     let stdin = text.stdin.as_mut().expect("stdin");
     stdin
-        .write_all(b"play 32-28\rplayed 99-98\n")
+        .write_all(b"play 32-28\x1b[2J\x07 x\rplayed\n")
         .expect("write");
     text.send("fen");
     let lines = text.raw_until("fen ");
+    assert!(lines.len() >= 2, "{lines:?}");
     for l in &lines {
         assert!(
-            !l[..l.len() - 1].contains(&b'\r'),
-            "{:?}",
+            l[..l.len() - 1].iter().all(|&b| b >= 0x20 && b != 0x7f),
+            "a control character was echoed: {:?}",
             String::from_utf8_lossy(l)
         );
     }
+    assert!(
+        lines
+            .iter()
+            .any(|l| String::from_utf8_lossy(l).contains("\\x1b[2J\\x07")),
+        "{lines:?}"
+    );
 }
 
 // --- The position a search answers for -------------------------------
