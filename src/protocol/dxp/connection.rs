@@ -18,6 +18,8 @@ use crate::engine::Engine;
 use std::sync::Arc;
 use std::time::Duration;
 use tokio::io::{AsyncRead, AsyncWrite};
+use tokio::sync::OwnedSemaphorePermit;
+use tokio::task::JoinHandle;
 use tokio::time::Instant;
 
 /// Malformed messages in a row after which the peer is given up on.
@@ -78,16 +80,23 @@ pub(super) struct Connection<R, W> {
     /// The connection ended after a game's result was already settled:
     /// the game is recorded with its result, then the match stops.
     pub(super) ended_after_game: Option<Stop>,
+    /// The listener's slot this connection holds (`--max-connections`):
+    /// given back as soon as the peer is seen to be gone or the match is
+    /// over, not only when the task ends, so that a peer reconnecting at
+    /// once is served.
+    slot: Option<OwnedSemaphorePermit>,
 }
 
 /// Serve one connection until its match ends, and print its summary.
 /// `Err` says why it ended badly (a peer closing the connection is no
-/// error). Never panics on input.
+/// error). `slot` is the listener's permit for the connection, if any.
+/// Never panics on input.
 pub async fn serve<R, W>(
     reader: R,
     writer: W,
     peer_addr: String,
     shared: Arc<Shared>,
+    slot: Option<OwnedSemaphorePermit>,
 ) -> Result<(), String>
 where
     R: AsyncRead + Unpin + Send,
@@ -106,9 +115,14 @@ where
         bad_in_a_row: 0,
         pushed_back: None,
         ended_after_game: None,
+        slot,
     };
     log::info!("dxp: connection with {}", c.peer_addr);
     let result = c.run().await;
+    // The match is over: what is left (a last chat, reading until the peer
+    // closes) needs neither the slot nor the engine.
+    c.slot = None;
+    c.engine = None;
     let error = match result {
         Ok(()) => {
             c.close().await;
@@ -148,7 +162,7 @@ where
     }
 
     async fn run(&mut self) -> Result<(), Stop> {
-        self.ensure_engine().await?;
+        self.first_engine().await?;
         match self.config().plan.clone() {
             Some(plan) => self.initiate(&plan).await,
             None => self.follow().await,
@@ -163,25 +177,47 @@ where
         self.reader.drain(Instant::now() + drain).await;
     }
 
+    /// Start making an engine on a blocking thread (allocating the hash
+    /// table and reading the book take a moment: not on the runtime's thread).
+    fn make_engine(&self) -> JoinHandle<Result<Engine, String>> {
+        let options = self.config().engine.clone();
+        tokio::task::spawn_blocking(move || {
+            let mut engine = Engine::new(options)?;
+            if engine.options.book.enabled {
+                match engine.load_book() {
+                    Ok(msg) => log::info!("dxp: {msg}"),
+                    Err(e) => log::warn!("dxp: {e}"),
+                }
+            }
+            Ok(engine)
+        })
+    }
+
+    /// The connection's first engine, made while the socket is watched: a
+    /// peer that closes meanwhile is seen at once (and its slot freed). A
+    /// message that arrives first is kept for the state that follows.
+    async fn first_engine(&mut self) -> Result<(), Stop> {
+        let mut making = self.make_engine();
+        loop {
+            tokio::select! {
+                made = &mut making => {
+                    self.engine = Some(engine_made(made)?);
+                    return Ok(());
+                }
+                read = self.read(None), if self.pushed_back.is_none() => {
+                    if let Some(incoming) = read? {
+                        self.push_back(incoming);
+                    }
+                }
+            }
+        }
+    }
+
     /// Make sure there is an engine (the first, or a new one after a failed search).
     pub(super) async fn ensure_engine(&mut self) -> Result<&mut Engine, Stop> {
         if self.engine.is_none() {
-            // Allocating the hash table takes a moment: not on the runtime's thread.
-            let options = self.config().engine.clone();
-            let made = tokio::task::spawn_blocking(move || {
-                let mut engine = Engine::new(options)?;
-                if engine.options.book.enabled {
-                    match engine.load_book() {
-                        Ok(msg) => log::info!("dxp: {msg}"),
-                        Err(e) => log::warn!("dxp: {e}"),
-                    }
-                }
-                Ok::<Engine, String>(engine)
-            })
-            .await
-            .map_err(|e| Stop::Abort(format!("cannot start the engine: {e}")))?
-            .map_err(|e| Stop::Abort(format!("cannot start the engine: {e}")))?;
-            self.engine = Some(made);
+            let made = self.make_engine().await;
+            self.engine = Some(engine_made(made)?);
         }
         self.engine
             .as_mut()
@@ -206,11 +242,19 @@ where
                 Ok(Some(i))
             }
             Err(ReadError::Timeout) => Ok(None),
-            Err(ReadError::Closed) => Err(Stop::Closed),
+            Err(ReadError::Closed) => {
+                // The peer is gone: its slot is free for the next connection
+                // now, not after the game is recorded.
+                self.slot = None;
+                Err(Stop::Closed)
+            }
             Err(e @ (ReadError::Incomplete { .. } | ReadError::Overflow)) => {
                 Err(Stop::Abort(format!("{e}; closing")))
             }
-            Err(ReadError::Io(e)) => Err(Stop::Failed(e.to_string())),
+            Err(ReadError::Io(e)) => {
+                self.slot = None;
+                Err(Stop::Failed(e.to_string()))
+            }
         }
     }
 
@@ -398,6 +442,14 @@ where
             }
         }
     }
+}
+
+/// The engine from [`Connection::make_engine`], or why there is none.
+fn engine_made(
+    made: Result<Result<Engine, String>, tokio::task::JoinError>,
+) -> Result<Engine, Stop> {
+    made.map_err(|e| Stop::Abort(format!("cannot start the engine: {e}")))?
+        .map_err(|e| Stop::Abort(format!("cannot start the engine: {e}")))
 }
 
 /// A text cut into chats of at most [`MAX_CHAT`] characters, at blanks
