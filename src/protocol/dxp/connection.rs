@@ -88,8 +88,9 @@ pub(super) struct Connection<R, W> {
 }
 
 /// Serve one connection until its match ends, and print its summary.
-/// `Err` says why it ended badly (a peer closing the connection is no
-/// error). `slot` is the listener's permit for the connection, if any.
+/// `Err` says why it ended badly: Tiao had to end it, the connection
+/// failed, or, as initiator, no game was completed (a peer closing the
+/// connection after a completed game is no error). `slot` is the listener's permit for the connection, if any.
 /// Never panics on input.
 pub async fn serve<R, W>(
     reader: R,
@@ -119,6 +120,17 @@ where
     };
     log::info!("dxp: connection with {}", c.peer_addr);
     let result = c.run().await;
+    // As initiator, a match without a completed game is a failure a script
+    // must be able to see (the exit status), however it ended.
+    let no_game = (c.config().is_initiator() && c.tally.decided() == 0).then(|| {
+        let ended = match &result {
+            Ok(()) if c.tally.unfinished == 0 => "the peer refused every game".to_string(),
+            Ok(()) => "no game was played to a result".to_string(),
+            Err(Stop::Closed) => "the peer closed the connection".to_string(),
+            Err(Stop::Abort(why) | Stop::Failed(why)) => why.clone(),
+        };
+        format!("{ended}; no game was completed")
+    });
     // The match is over: what is left (a last chat, reading until the peer
     // closes) needs neither the slot nor the engine.
     c.slot = None;
@@ -149,7 +161,10 @@ where
         c.peer_name.clone()
     };
     super::stdout_line(&c.tally.summary(&c.shared.config.name, &peer));
-    error.map_or(Ok(()), Err)
+    match no_game.or(error) {
+        Some(why) => Err(why),
+        None => Ok(()),
+    }
 }
 
 impl<R, W> Connection<R, W>
