@@ -440,3 +440,35 @@ fn with_one_slot_a_reconnect_right_after_a_close_is_served() {
     }
     assert!(tiao.alive());
 }
+
+#[test]
+fn control_characters_from_the_peer_are_echoed_escaped() {
+    let (dir, mut tiao, addr, _) = listener("escape", "0.05");
+    let mut p = Peer::connect(&addr);
+    // A quoted message: its control characters are shown, as escapes.
+    p.send("X\x1b[2J\rforged");
+    let chat = p.expect_chat(WAIT);
+    assert!(chat.ends_with("; ignored: 'X\\x1b[2J\\rforged'"), "{chat}");
+    // Escaping lengthens the text: the quote is cut after escaping, at
+    // whole escapes, and the chat keeps within its length.
+    p.send(&format!("X{}", "\x07".repeat(60)));
+    let chat = p.expect_chat(WAIT);
+    let quoted = chat.split("; ignored: ").nth(1).expect("a quote");
+    assert_eq!(quoted, format!("'X{}...'", "\\x07".repeat(9)), "{chat}");
+    // The peer's own chat, in the log.
+    p.send("Chello\x1b[31m red");
+    p.send("X");
+    p.expect_chat(WAIT);
+    let log = std::fs::read_to_string(dir.join("stderr.txt")).expect("log");
+    assert!(log.contains("says: hello\\x1b[31m red"), "{log}");
+    assert!(!log.contains('\x1b'), "{log}");
+    p.close();
+    // Part of a message that never gets its NUL, quoted when Tiao gives up.
+    let mut p = Peer::connect(&addr);
+    p.send_raw(b"Xab\x1bcd").expect("send");
+    let chat = p.expect_chat(Duration::from_secs(5));
+    assert!(chat.contains(": \"Xab\\x1bcd\"; closing"), "{chat}");
+    p.expect_closed(WAIT);
+    plays_normally(&addr);
+    assert!(tiao.alive());
+}

@@ -15,6 +15,7 @@ use super::play::GameSpec;
 use super::record::PdnFile;
 use super::tally::Tally;
 use crate::engine::Engine;
+use crate::printable::escape;
 use std::sync::Arc;
 use std::time::Duration;
 use tokio::io::{AsyncRead, AsyncWrite};
@@ -285,9 +286,10 @@ where
             .map_err(|e| Stop::Failed(format!("cannot send: {e}")))
     }
 
-    /// Say something to the peer, in as many chats as it takes (up to a few).
+    /// Say something to the peer, in as many chats as it takes (up to a
+    /// few). The text is escaped first (it may quote the peer), then cut.
     pub(super) async fn chat(&mut self, text: &str) -> Result<(), Stop> {
-        for piece in chat_pieces(text) {
+        for piece in chat_pieces(&escape(text)) {
             self.send(Message::Chat(piece)).await?;
         }
         Ok(())
@@ -297,13 +299,24 @@ where
     /// many in a row and the peer is given up on.
     pub(super) async fn complain(&mut self, text: &str, why: &str) -> Result<(), Stop> {
         self.bad_in_a_row += 1;
-        log::warn!("dxp: {} sent {text:?}: {why}", self.peer_addr);
+        log::warn!(
+            "dxp: {} sent \"{}\": {}",
+            self.peer_addr,
+            escape(text),
+            escape(why)
+        );
         if self.bad_in_a_row > MAX_BAD_IN_A_ROW {
             return Err(Stop::Abort(format!(
                 "{MAX_BAD_IN_A_ROW} unusable messages in a row; closing"
             )));
         }
         self.chat(&format!("{why}; ignored: {}", quote(text))).await
+    }
+
+    /// Log a chat from the peer (its text as received, `C` and all).
+    pub(super) fn log_chat(&self, text: &str) {
+        let said = text.strip_prefix('C').unwrap_or(text);
+        log::info!("dxp: {} says: {}", self.peer_addr, escape(said));
     }
 
     pub(super) async fn answer_request(&mut self, code: AcceptCode) -> Result<(), Stop> {
@@ -315,7 +328,7 @@ where
     pub(super) async fn outside_game(&mut self, incoming: Incoming) -> Result<(), Stop> {
         let text = incoming.text;
         match incoming.message {
-            Ok(Message::Chat(t)) => log::info!("dxp: {} says: {t}", self.peer_addr),
+            Ok(Message::Chat(_)) => self.log_chat(&text),
             Ok(Message::Request(_)) => {
                 // Only reached as initiator: a follower handles R itself.
                 self.chat("Tiao is the initiator on this connection; game request refused")
@@ -501,14 +514,21 @@ pub(super) fn chat_pieces(text: &str) -> Vec<String> {
     pieces
 }
 
-/// A received message, shortened for a chat.
+/// A received message for a chat: escaped, then shortened to [`QUOTE`]
+/// characters (at whole escapes: an escape is never cut in two).
 pub(super) fn quote(text: &str) -> String {
-    if text.chars().count() <= QUOTE {
-        format!("'{text}'")
-    } else {
-        let head: String = text.chars().take(QUOTE).collect();
-        format!("'{head}...'")
+    let mut head = String::new();
+    let mut shown = 0;
+    for (at, c) in text.char_indices() {
+        let shape = escape(&text[at..at + c.len_utf8()]);
+        let width = shape.chars().count();
+        if shown + width > QUOTE {
+            return format!("'{head}...'");
+        }
+        head.push_str(&shape);
+        shown += width;
     }
+    format!("'{head}'")
 }
 
 #[cfg(test)]
@@ -531,5 +551,18 @@ mod tests {
         let pieces = chat_pieces(&long);
         assert_eq!(pieces.len(), MAX_CHATS);
         assert!(pieces[2].ends_with("...") && pieces[2].len() == MAX_CHAT);
+    }
+
+    #[test]
+    fn quotes_are_escaped_then_cut_at_whole_escapes() {
+        assert_eq!(quote("M00\r00"), "'M00\\r00'");
+        let long = format!("X{}", "\u{1b}".repeat(50));
+        let q = quote(&long);
+        assert_eq!(q, format!("'X{}...'", "\\x1b".repeat(9)));
+        assert_eq!(
+            quote(&"x".repeat(QUOTE)),
+            format!("'{}'", "x".repeat(QUOTE))
+        );
+        assert!(quote(&"x".repeat(QUOTE + 1)).ends_with("x...'"));
     }
 }
