@@ -392,3 +392,83 @@ fn a_connection_dropped_mid_game_is_recorded_and_the_listener_goes_on() {
     assert_eq!(games[0].moves.len(), 2);
     assert!(tiao.alive());
 }
+
+#[test]
+fn with_one_slot_a_reconnect_right_after_a_close_is_served() {
+    // One connection at a time, with the opening book and a real hash
+    // table, so that a connection's engine takes a moment to be made.
+    let dir = scratch_dir("reconnect");
+    let pdn = dir.join("games.pdn").to_string_lossy().into_owned();
+    let args = [
+        "--max-connections",
+        "1",
+        "--move-time",
+        "0.05",
+        "--timeout",
+        "1",
+        "--name",
+        "Tiao",
+        "--pdn",
+        &pdn,
+    ];
+    let (mut tiao, addr) = Tiao::listen(&args, &dir.join("stderr.txt"));
+    let served = |p: &mut Peer, what: &str| {
+        p.send(&request("Peer", 'Z', 10));
+        let got = p.expect_non_chat(WAIT);
+        assert!(is_accept(&got, '0'), "{what}: {got:?} {:?}", p.chats);
+    };
+    // A second connection while the first is in use is refused as busy.
+    let mut first = Peer::connect(&addr);
+    served(&mut first, "the first connection");
+    let mut second = Peer::connect(&addr);
+    second.expect_closed(WAIT);
+    assert!(chats_mention(&second, "busy"), "{:?}", second.chats);
+    first.close();
+    for round in 1..=3 {
+        // Closed at once, before Tiao has said anything; the next
+        // connection, made at once (0 ms), gets the slot.
+        Peer::connect(&addr).close();
+        let mut p = Peer::connect(&addr);
+        served(&mut p, &format!("round {round}, after an idle close"));
+        // Closed in the middle of a game, while Tiao reads its socket.
+        p.send("M0000322800");
+        assert!(is_move(&p.expect_non_chat(WAIT)), "{:?}", p.chats);
+        p.close();
+        let mut p = Peer::connect(&addr);
+        served(&mut p, &format!("round {round}, after a close mid-game"));
+        p.close();
+    }
+    assert!(tiao.alive());
+}
+
+#[test]
+fn control_characters_from_the_peer_are_echoed_escaped() {
+    let (dir, mut tiao, addr, _) = listener("escape", "0.05");
+    let mut p = Peer::connect(&addr);
+    // A quoted message: its control characters are shown, as escapes.
+    p.send("X\x1b[2J\rforged");
+    let chat = p.expect_chat(WAIT);
+    assert!(chat.ends_with("; ignored: 'X\\x1b[2J\\rforged'"), "{chat}");
+    // Escaping lengthens the text: the quote is cut after escaping, at
+    // whole escapes, and the chat keeps within its length.
+    p.send(&format!("X{}", "\x07".repeat(60)));
+    let chat = p.expect_chat(WAIT);
+    let quoted = chat.split("; ignored: ").nth(1).expect("a quote");
+    assert_eq!(quoted, format!("'X{}...'", "\\x07".repeat(9)), "{chat}");
+    // The peer's own chat, in the log.
+    p.send("Chello\x1b[31m red");
+    p.send("X");
+    p.expect_chat(WAIT);
+    let log = std::fs::read_to_string(dir.join("stderr.txt")).expect("log");
+    assert!(log.contains("says: hello\\x1b[31m red"), "{log}");
+    assert!(!log.contains('\x1b'), "{log}");
+    p.close();
+    // Part of a message that never gets its NUL, quoted when Tiao gives up.
+    let mut p = Peer::connect(&addr);
+    p.send_raw(b"Xab\x1bcd").expect("send");
+    let chat = p.expect_chat(Duration::from_secs(5));
+    assert!(chat.contains(": \"Xab\\x1bcd\"; closing"), "{chat}");
+    p.expect_closed(WAIT);
+    plays_normally(&addr);
+    assert!(tiao.alive());
+}

@@ -83,11 +83,25 @@ fn the_search_scores_positions_that_reach_the_tables_as_database_results() {
 
 #[test]
 fn a_database_draw_is_scored_zero() {
+    // A king and a man against a king: a man up, and a draw by the tables,
+    // which the search without them does not see (it scores the extra man).
+    let fen = "W:WK28,37:BK3";
+    let db = Egdb::open(tables(), tiao::board::Variant::International, 3).expect("open");
+    let pos = read_fen::<International>(fen).expect("fen");
+    assert_eq!(db.probe(&pos), Some(tiao::endgame::Wdl::Draw));
+    let think = Params::think(Limits::depth(8));
+    let mut plain = Engine::new(Options::default()).expect("engine");
+    plain.session.set_fen(fen).expect("fen");
+    let without = plain.search(&think, MoveFormat::Hub, &|_| {});
+    assert!(
+        without.score > 0 && without.score < DB_BOUND,
+        "without tables the extra man counts: score {}",
+        without.score
+    );
     let mut engine = engine_with_tables();
-    // One king against one king, apart: a draw.
-    engine.session.set_fen("W:WK28:BK3").expect("fen");
-    let out = engine.search(&Params::think(Limits::depth(8)), MoveFormat::Hub, &|_| {});
-    assert_eq!(out.score, 0);
+    engine.session.set_fen(fen).expect("fen");
+    let with = engine.search(&think, MoveFormat::Hub, &|_| {});
+    assert_eq!(with.score, 0, "the tables' draw");
 }
 
 #[test]

@@ -1,14 +1,17 @@
 //! The search plays by the rules: it returns only legal moves, in random
 //! positions of every variant; self-play games end by the rules; a
 //! one-thread fixed-depth search is deterministic; decisive scores count the
-//! distance to the end.
+//! distance to the end, and a lost position is defended by the move that
+//! loses slowest (the endgame tables' distances are the referee).
 
+use std::sync::OnceLock;
 use tiao::board::{
-    Brazilian, Canadian, Colour, Game, International, Outcome, Position, Rules, Russian,
+    Brazilian, Canadian, Game, International, Outcome, Position, Rules, Russian, Variant,
 };
+use tiao::endgame::{Distance, Egdb, GenOptions, generate as generate_tables};
 use tiao::eval::Evaluator;
 use tiao::movegen::{MoveList, generate};
-use tiao::notation::read_fen;
+use tiao::notation::{read_fen, write_hub_move};
 use tiao::search::score::{WIN, is_decisive, plies_to_end};
 use tiao::search::{Limits, Mode, Params, Root, Searcher};
 
@@ -222,13 +225,45 @@ fn a_won_ending_is_scored_as_a_win_with_its_distance() {
     assert!(out.score <= WIN);
 }
 
+/// International endgame tables up to 3 pieces (with distances to win),
+/// generated once: the referee of the distances the search reports.
+fn tables() -> &'static Egdb {
+    static DB: OnceLock<Egdb> = OnceLock::new();
+    DB.get_or_init(|| {
+        let dir = std::env::temp_dir().join(format!("tiao-engine-play-{}", std::process::id()));
+        let mut opts = GenOptions::new(Variant::International, 3);
+        opts.dir = dir.clone();
+        opts.progress = false;
+        generate_tables(&opts).expect("generate 3-piece tables");
+        let db = Egdb::open(&dir, Variant::International, 3).expect("open the tables");
+        let _ = std::fs::remove_dir_all(&dir);
+        db
+    })
+}
+
 #[test]
 fn a_lost_position_prefers_the_longest_defence() {
-    // Black to move, one man against two kings: lost, but not at once.
-    let pos = read_fen::<International>("B:WK46,K50:B35").expect("fen");
+    // Black to move, a man against two kings: lost whatever Black plays,
+    // but 31-36 loses in 4 plies and 31-37 only in 10.
+    let pos = read_fen::<International>("B:WK1,K3:B31").expect("fen");
+    let mut defences: Vec<(String, u32)> = tables()
+        .move_values(&pos)
+        .expect("covered by the tables")
+        .iter()
+        .map(|m| match m.distance {
+            Some(Distance::Loss(d)) => (write_hub_move::<International>(&m.mv), d),
+            other => panic!("every move loses, by the tables: {other:?}"),
+        })
+        .collect();
+    defences.sort();
+    assert_eq!(
+        defences,
+        [("31-36".to_string(), 4), ("31-37".to_string(), 10)]
+    );
+    let (longest, distance) = defences.iter().max_by_key(|(_, d)| *d).expect("moves");
+
     let game = Game::new(pos);
     let mut s = Searcher::new(1, 16).expect("searcher");
-    // Analysis searches even a single legal move (thinking would just play it).
     let root = Root {
         position: *game.position(),
         counters: game.counters(),
@@ -241,17 +276,15 @@ fn a_lost_position_prefers_the_longest_defence() {
         multipv: 1,
     };
     let out = s.search(&root, &Evaluator::default(), &params, &|_| {});
-    assert!(
-        out.score < 0 && is_decisive(out.score),
+    let best = out.best.map(|m| write_hub_move::<International>(&m));
+    assert_eq!(best.as_ref(), Some(longest), "score {}", out.score);
+    assert_eq!(
+        plies_to_end(out.score),
+        Some(*distance),
         "score {}",
         out.score
     );
-    let plies = plies_to_end(out.score).expect("a search loss");
-    assert!(
-        plies >= 2 && plies.is_multiple_of(2),
-        "loss in {plies} plies"
-    );
-    assert_eq!(game.position().side(), Colour::Black);
+    assert!(out.score < 0);
     // With no legal move at all the loss is immediate.
     let stuck = Game::new(read_fen::<International>("B:WK46,K50:B45").expect("fen"));
     let out = search(&mut s, &stuck, Limits::depth(4));

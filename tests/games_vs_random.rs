@@ -28,7 +28,9 @@ fn tiao_halma<B: HalmaBoard>(s: &mut Searcher, turn: &Turn<B>, depth: u32) -> Ha
         &Params::think(Limits::depth(depth)),
         &|_| {},
     );
-    out.best.unwrap_or(turn.moves[0])
+    let best = out.best.expect("the search returns a move");
+    assert!(turn.moves.contains(&best), "the search's move is legal");
+    best
 }
 
 fn halma_beats_random<B: HalmaBoard>(games: u64, depth: u32) {
@@ -101,7 +103,9 @@ fn tiao_beats_a_random_mover_at_gewu_in_20_of_20() {
                 &Params::think(Limits::depth(20)),
                 &|_| {},
             );
-            out.best.unwrap_or(moves[0])
+            let best = out.best.expect("the search returns a move");
+            assert!(moves.contains(&best), "the search's move is legal");
+            best
         };
         let rec = if tiao == Colour::White {
             play_gewu(GewuPosition::start(), &mut tiao_move, &mut random)

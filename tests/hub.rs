@@ -99,6 +99,26 @@ impl Hub {
         self
     }
 
+    /// Set parameters and check that each one was taken: no `error` line
+    /// comes back, and the parameter list (`hub` again) shows the new values.
+    fn set_params(&mut self, params: &[(&str, &str)]) {
+        for (name, value) in params {
+            self.send(&format!("set-param name={name} value={value}"));
+        }
+        self.send("ping");
+        let answers = self.until("pong");
+        assert_eq!(answers, ["pong"], "set-param {params:?}");
+        self.send("hub");
+        let listing = self.until("wait");
+        for (name, value) in params {
+            let line = listing
+                .iter()
+                .find(|l| l.starts_with("param ") && field(l, "name") == Some(name))
+                .unwrap_or_else(|| panic!("no param line for {name}: {listing:?}"));
+            assert_eq!(field(line, "value"), Some(*value), "{line}");
+        }
+    }
+
     /// Round trip: everything sent before has been processed.
     fn sync(&mut self) {
         self.send("ping");
@@ -452,7 +472,7 @@ fn ponder_then_stop_answers() {
 #[test]
 fn multipv_analysis_reports_one_line_per_pv() {
     let mut hub = Hub::start().ready();
-    hub.send("set-param name=multipv value=3");
+    hub.set_params(&[("multipv", "3")]);
     hub.send("pos start");
     hub.send("level depth=4");
     hub.send("go analyze");
@@ -480,15 +500,13 @@ fn multipv_analysis_reports_one_line_per_pv() {
 #[test]
 fn parameters_change_between_searches_and_new_game_is_accepted() {
     let mut hub = Hub::start().ready();
-    hub.send("set-param name=threads value=2");
-    hub.send("set-param name=hash value=16");
-    hub.send("set-param name=tt-size value=16");
+    hub.set_params(&[("threads", "2"), ("hash", "16"), ("tt-size", "16")]);
     hub.send("new-game");
     hub.send("pos start");
     hub.send("level depth=6");
     hub.send("go think");
     assert!(!done_move(&hub.until("done")).is_empty());
-    hub.send("set-param name=threads value=1");
+    hub.set_params(&[("threads", "1"), ("hash", "32")]);
     hub.send("new-game");
     hub.send("pos start");
     hub.send("level nodes=2000");

@@ -155,7 +155,11 @@ pub struct Peer {
 
 impl Peer {
     pub fn connect(addr: &str) -> Peer {
-        let stream = TcpStream::connect(addr).expect("connect");
+        Peer::on(TcpStream::connect(addr).expect("connect"))
+    }
+
+    /// A peer on a connection made otherwise (one it accepted).
+    pub fn on(stream: TcpStream) -> Peer {
         stream.set_nodelay(true).expect("nodelay");
         Peer {
             stream,

@@ -9,7 +9,7 @@
 //! deadlines, and turn frames into [`Message`]s and back; nothing here
 //! knows about games.
 
-use super::message::{Message, ParseError, parse, printable_text};
+use super::message::{Message, ParseError, parse};
 use std::time::Duration;
 use tokio::io::{AsyncRead, AsyncReadExt, AsyncWrite, AsyncWriteExt};
 use tokio::time::Instant;
@@ -70,9 +70,9 @@ impl Framer {
         !strip_line_ends(&self.buf).is_empty()
     }
 
-    /// The partial message, printable, for error messages.
+    /// The partial message as received (escape it before echoing it).
     pub fn partial_text(&self) -> String {
-        printable_text(strip_line_ends(&self.buf))
+        String::from_utf8_lossy(strip_line_ends(&self.buf)).into_owned()
     }
 }
 
@@ -90,6 +90,9 @@ fn strip_line_ends(bytes: &[u8]) -> &[u8] {
 /// A received message: parsed, or why not, with its text for logs and chats.
 #[derive(Clone, Debug, PartialEq)]
 pub struct Incoming {
+    /// The message as received, decoded leniently but not escaped: it may
+    /// hold control characters, so escape it (`crate::printable::escape`)
+    /// before echoing it.
     pub text: String,
     pub message: Result<Message, ParseError>,
 }
@@ -116,7 +119,11 @@ impl std::fmt::Display for ReadError {
             ReadError::Closed => write!(f, "the peer closed the connection"),
             ReadError::Timeout => write!(f, "no message in time"),
             ReadError::Incomplete { text } => {
-                write!(f, "a message was left without its NUL terminator: {text:?}")
+                let text = crate::printable::escape(text);
+                write!(
+                    f,
+                    "a message was left without its NUL terminator: \"{text}\""
+                )
             }
             ReadError::Overflow => write!(f, "more than {MAX_PENDING} bytes without a NUL"),
             ReadError::Io(e) => write!(f, "read error: {e}"),
@@ -157,7 +164,7 @@ impl<R: AsyncRead + Unpin> Reader<R> {
                 Some(Ok(frame)) => {
                     self.partial_since = None;
                     let incoming = Incoming {
-                        text: printable_text(&frame),
+                        text: String::from_utf8_lossy(&frame).into_owned(),
                         message: parse(&frame),
                     };
                     log::debug!("dxp < {}", incoming.text);

@@ -15,9 +15,12 @@ use super::play::GameSpec;
 use super::record::PdnFile;
 use super::tally::Tally;
 use crate::engine::Engine;
+use crate::printable::escape;
 use std::sync::Arc;
 use std::time::Duration;
 use tokio::io::{AsyncRead, AsyncWrite};
+use tokio::sync::OwnedSemaphorePermit;
+use tokio::task::JoinHandle;
 use tokio::time::Instant;
 
 /// Malformed messages in a row after which the peer is given up on.
@@ -78,16 +81,24 @@ pub(super) struct Connection<R, W> {
     /// The connection ended after a game's result was already settled:
     /// the game is recorded with its result, then the match stops.
     pub(super) ended_after_game: Option<Stop>,
+    /// The listener's slot this connection holds (`--max-connections`):
+    /// given back as soon as the peer is seen to be gone or the match is
+    /// over, not only when the task ends, so that a peer reconnecting at
+    /// once is served.
+    slot: Option<OwnedSemaphorePermit>,
 }
 
 /// Serve one connection until its match ends, and print its summary.
-/// `Err` says why it ended badly (a peer closing the connection is no
-/// error). Never panics on input.
+/// `Err` says why it ended badly: Tiao had to end it, the connection
+/// failed, or, as initiator, no game was completed (a peer closing the
+/// connection after a completed game is no error). `slot` is the listener's permit for the connection, if any.
+/// Never panics on input.
 pub async fn serve<R, W>(
     reader: R,
     writer: W,
     peer_addr: String,
     shared: Arc<Shared>,
+    slot: Option<OwnedSemaphorePermit>,
 ) -> Result<(), String>
 where
     R: AsyncRead + Unpin + Send,
@@ -106,9 +117,25 @@ where
         bad_in_a_row: 0,
         pushed_back: None,
         ended_after_game: None,
+        slot,
     };
     log::info!("dxp: connection with {}", c.peer_addr);
     let result = c.run().await;
+    // As initiator, a match without a completed game is a failure a script
+    // must be able to see (the exit status), however it ended.
+    let no_game = (c.config().is_initiator() && c.tally.decided() == 0).then(|| {
+        let ended = match &result {
+            Ok(()) if c.tally.unfinished == 0 => "the peer refused every game".to_string(),
+            Ok(()) => "no game was played to a result".to_string(),
+            Err(Stop::Closed) => "the peer closed the connection".to_string(),
+            Err(Stop::Abort(why) | Stop::Failed(why)) => why.clone(),
+        };
+        format!("{ended}; no game was completed")
+    });
+    // The match is over: what is left (a last chat, reading until the peer
+    // closes) needs neither the slot nor the engine.
+    c.slot = None;
+    c.engine = None;
     let error = match result {
         Ok(()) => {
             c.close().await;
@@ -135,7 +162,10 @@ where
         c.peer_name.clone()
     };
     super::stdout_line(&c.tally.summary(&c.shared.config.name, &peer));
-    error.map_or(Ok(()), Err)
+    match no_game.or(error) {
+        Some(why) => Err(why),
+        None => Ok(()),
+    }
 }
 
 impl<R, W> Connection<R, W>
@@ -148,7 +178,7 @@ where
     }
 
     async fn run(&mut self) -> Result<(), Stop> {
-        self.ensure_engine().await?;
+        self.first_engine().await?;
         match self.config().plan.clone() {
             Some(plan) => self.initiate(&plan).await,
             None => self.follow().await,
@@ -163,25 +193,47 @@ where
         self.reader.drain(Instant::now() + drain).await;
     }
 
+    /// Start making an engine on a blocking thread (allocating the hash
+    /// table and reading the book take a moment: not on the runtime's thread).
+    fn make_engine(&self) -> JoinHandle<Result<Engine, String>> {
+        let options = self.config().engine.clone();
+        tokio::task::spawn_blocking(move || {
+            let mut engine = Engine::new(options)?;
+            if engine.options.book.enabled {
+                match engine.load_book() {
+                    Ok(msg) => log::info!("dxp: {msg}"),
+                    Err(e) => log::warn!("dxp: {e}"),
+                }
+            }
+            Ok(engine)
+        })
+    }
+
+    /// The connection's first engine, made while the socket is watched: a
+    /// peer that closes meanwhile is seen at once (and its slot freed). A
+    /// message that arrives first is kept for the state that follows.
+    async fn first_engine(&mut self) -> Result<(), Stop> {
+        let mut making = self.make_engine();
+        loop {
+            tokio::select! {
+                made = &mut making => {
+                    self.engine = Some(engine_made(made)?);
+                    return Ok(());
+                }
+                read = self.read(None), if self.pushed_back.is_none() => {
+                    if let Some(incoming) = read? {
+                        self.push_back(incoming);
+                    }
+                }
+            }
+        }
+    }
+
     /// Make sure there is an engine (the first, or a new one after a failed search).
     pub(super) async fn ensure_engine(&mut self) -> Result<&mut Engine, Stop> {
         if self.engine.is_none() {
-            // Allocating the hash table takes a moment: not on the runtime's thread.
-            let options = self.config().engine.clone();
-            let made = tokio::task::spawn_blocking(move || {
-                let mut engine = Engine::new(options)?;
-                if engine.options.book.enabled {
-                    match engine.load_book() {
-                        Ok(msg) => log::info!("dxp: {msg}"),
-                        Err(e) => log::warn!("dxp: {e}"),
-                    }
-                }
-                Ok::<Engine, String>(engine)
-            })
-            .await
-            .map_err(|e| Stop::Abort(format!("cannot start the engine: {e}")))?
-            .map_err(|e| Stop::Abort(format!("cannot start the engine: {e}")))?;
-            self.engine = Some(made);
+            let made = self.make_engine().await;
+            self.engine = Some(engine_made(made)?);
         }
         self.engine
             .as_mut()
@@ -206,11 +258,19 @@ where
                 Ok(Some(i))
             }
             Err(ReadError::Timeout) => Ok(None),
-            Err(ReadError::Closed) => Err(Stop::Closed),
+            Err(ReadError::Closed) => {
+                // The peer is gone: its slot is free for the next connection
+                // now, not after the game is recorded.
+                self.slot = None;
+                Err(Stop::Closed)
+            }
             Err(e @ (ReadError::Incomplete { .. } | ReadError::Overflow)) => {
                 Err(Stop::Abort(format!("{e}; closing")))
             }
-            Err(ReadError::Io(e)) => Err(Stop::Failed(e.to_string())),
+            Err(ReadError::Io(e)) => {
+                self.slot = None;
+                Err(Stop::Failed(e.to_string()))
+            }
         }
     }
 
@@ -226,9 +286,10 @@ where
             .map_err(|e| Stop::Failed(format!("cannot send: {e}")))
     }
 
-    /// Say something to the peer, in as many chats as it takes (up to a few).
+    /// Say something to the peer, in as many chats as it takes (up to a
+    /// few). The text is escaped first (it may quote the peer), then cut.
     pub(super) async fn chat(&mut self, text: &str) -> Result<(), Stop> {
-        for piece in chat_pieces(text) {
+        for piece in chat_pieces(&escape(text)) {
             self.send(Message::Chat(piece)).await?;
         }
         Ok(())
@@ -238,13 +299,24 @@ where
     /// many in a row and the peer is given up on.
     pub(super) async fn complain(&mut self, text: &str, why: &str) -> Result<(), Stop> {
         self.bad_in_a_row += 1;
-        log::warn!("dxp: {} sent {text:?}: {why}", self.peer_addr);
+        log::warn!(
+            "dxp: {} sent \"{}\": {}",
+            self.peer_addr,
+            escape(text),
+            escape(why)
+        );
         if self.bad_in_a_row > MAX_BAD_IN_A_ROW {
             return Err(Stop::Abort(format!(
                 "{MAX_BAD_IN_A_ROW} unusable messages in a row; closing"
             )));
         }
         self.chat(&format!("{why}; ignored: {}", quote(text))).await
+    }
+
+    /// Log a chat from the peer (its text as received, `C` and all).
+    pub(super) fn log_chat(&self, text: &str) {
+        let said = text.strip_prefix('C').unwrap_or(text);
+        log::info!("dxp: {} says: {}", self.peer_addr, escape(said));
     }
 
     pub(super) async fn answer_request(&mut self, code: AcceptCode) -> Result<(), Stop> {
@@ -256,7 +328,7 @@ where
     pub(super) async fn outside_game(&mut self, incoming: Incoming) -> Result<(), Stop> {
         let text = incoming.text;
         match incoming.message {
-            Ok(Message::Chat(t)) => log::info!("dxp: {} says: {t}", self.peer_addr),
+            Ok(Message::Chat(_)) => self.log_chat(&text),
             Ok(Message::Request(_)) => {
                 // Only reached as initiator: a follower handles R itself.
                 self.chat("Tiao is the initiator on this connection; game request refused")
@@ -400,6 +472,14 @@ where
     }
 }
 
+/// The engine from [`Connection::make_engine`], or why there is none.
+fn engine_made(
+    made: Result<Result<Engine, String>, tokio::task::JoinError>,
+) -> Result<Engine, Stop> {
+    made.map_err(|e| Stop::Abort(format!("cannot start the engine: {e}")))?
+        .map_err(|e| Stop::Abort(format!("cannot start the engine: {e}")))
+}
+
 /// A text cut into chats of at most [`MAX_CHAT`] characters, at blanks
 /// where possible, and at most [`MAX_CHATS`] of them (the last one then
 /// ends with `...`).
@@ -434,14 +514,21 @@ pub(super) fn chat_pieces(text: &str) -> Vec<String> {
     pieces
 }
 
-/// A received message, shortened for a chat.
+/// A received message for a chat: escaped, then shortened to [`QUOTE`]
+/// characters (at whole escapes: an escape is never cut in two).
 pub(super) fn quote(text: &str) -> String {
-    if text.chars().count() <= QUOTE {
-        format!("'{text}'")
-    } else {
-        let head: String = text.chars().take(QUOTE).collect();
-        format!("'{head}...'")
+    let mut head = String::new();
+    let mut shown = 0;
+    for (at, c) in text.char_indices() {
+        let shape = escape(&text[at..at + c.len_utf8()]);
+        let width = shape.chars().count();
+        if shown + width > QUOTE {
+            return format!("'{head}...'");
+        }
+        head.push_str(&shape);
+        shown += width;
     }
+    format!("'{head}'")
 }
 
 #[cfg(test)]
@@ -464,5 +551,18 @@ mod tests {
         let pieces = chat_pieces(&long);
         assert_eq!(pieces.len(), MAX_CHATS);
         assert!(pieces[2].ends_with("...") && pieces[2].len() == MAX_CHAT);
+    }
+
+    #[test]
+    fn quotes_are_escaped_then_cut_at_whole_escapes() {
+        assert_eq!(quote("M00\r00"), "'M00\\r00'");
+        let long = format!("X{}", "\u{1b}".repeat(50));
+        let q = quote(&long);
+        assert_eq!(q, format!("'X{}...'", "\\x1b".repeat(9)));
+        assert_eq!(
+            quote(&"x".repeat(QUOTE)),
+            format!("'{}'", "x".repeat(QUOTE))
+        );
+        assert!(quote(&"x".repeat(QUOTE + 1)).ends_with("x...'"));
     }
 }

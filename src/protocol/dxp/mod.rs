@@ -34,8 +34,10 @@ pub fn run(args: &DxpArgs) -> Result<(), String> {
 /// A line of the run's report on stdout (listening address, game results,
 /// summaries), flushed at once. Unlike `println!` it never panics: with
 /// nobody reading stdout any more, the games still go on and into the PDN.
+/// Names in it come from the peer: the line is escaped, so that it stays one line.
 fn stdout_line(text: &str) {
     use std::io::Write;
     let mut out = std::io::stdout().lock();
+    let text = crate::printable::escape(text);
     let _ = writeln!(out, "{text}").and_then(|_| out.flush());
 }

@@ -18,6 +18,8 @@ use tokio::time::Instant;
 const BACKLOG: u32 = 16;
 /// How long a refused (busy) connection is read before it is closed.
 const BUSY_DRAIN: Duration = Duration::from_secs(1);
+/// How long a new connection waits for a slot before it is refused as busy.
+const SLOT_WAIT: Duration = Duration::from_secs(1);
 /// Pause between connection attempts.
 const RETRY: Duration = Duration::from_millis(200);
 
@@ -74,7 +76,7 @@ pub async fn listen(address: &str, shared: Arc<Shared>) -> Result<(), String> {
     let once = shared.config.once || shared.config.is_initiator();
     let slots = Arc::new(Semaphore::new(shared.config.max_connections));
     loop {
-        let (mut stream, peer) = match listener.accept().await {
+        let (stream, peer) = match listener.accept().await {
             Ok(c) => c,
             Err(e) => {
                 // Out of descriptors and the like: wait a little, keep serving.
@@ -84,37 +86,44 @@ pub async fn listen(address: &str, shared: Arc<Shared>) -> Result<(), String> {
             }
         };
         prepare(&stream);
-        let Ok(permit) = slots.clone().try_acquire_owned() else {
-            tokio::spawn(async move {
-                let busy = Message::Chat("Tiao is busy with other matches; try again later".into());
-                let mut bytes = busy.encode().into_bytes();
-                bytes.push(0);
-                let _ = stream.write_all(&bytes).await;
-                let _ = stream.shutdown().await;
-                // Read what the peer sent meanwhile, so that closing does not
-                // reset the connection before the chat is read.
-                let mut sink = [0u8; 4096];
-                let until = Instant::now() + BUSY_DRAIN;
-                while let Ok(Ok(n)) = tokio::time::timeout_at(until, stream.read(&mut sink)).await {
-                    if n == 0 {
-                        break;
-                    }
-                }
-            });
-            continue;
-        };
+        // The connection waits a moment for a slot: a peer that closed its
+        // last connection just before making this one frees its slot as
+        // soon as its task reads the close, which may come right after.
+        let task_slots = slots.clone();
         let task_shared = shared.clone();
         let task = tokio::spawn(async move {
+            let Ok(Ok(slot)) = tokio::time::timeout(SLOT_WAIT, task_slots.acquire_owned()).await
+            else {
+                refuse_busy(stream, peer).await;
+                return Ok(());
+            };
             let (r, w) = stream.into_split();
-            let ended = serve(r, w, peer.to_string(), task_shared).await;
-            drop(permit);
-            ended
+            serve(r, w, peer.to_string(), task_shared, Some(slot)).await
         });
         if once {
             let ended = task
                 .await
                 .map_err(|e| format!("the connection task failed: {e}"))?;
             return outcome(ended);
+        }
+    }
+}
+
+/// Tell a connection beyond `--max-connections` that Tiao is busy, and close it.
+async fn refuse_busy(mut stream: TcpStream, peer: SocketAddr) {
+    log::warn!("dxp: all connection slots are taken; refusing {peer}");
+    let busy = Message::Chat("Tiao is busy with other matches; try again later".into());
+    let mut bytes = busy.encode().into_bytes();
+    bytes.push(0);
+    let _ = stream.write_all(&bytes).await;
+    let _ = stream.shutdown().await;
+    // Read what the peer sent meanwhile, so that closing does not reset
+    // the connection before the chat is read.
+    let mut sink = [0u8; 4096];
+    let until = Instant::now() + BUSY_DRAIN;
+    while let Ok(Ok(n)) = tokio::time::timeout_at(until, stream.read(&mut sink)).await {
+        if n == 0 {
+            break;
         }
     }
 }
@@ -145,7 +154,7 @@ pub async fn connect(address: &str, shared: Arc<Shared>) -> Result<(), String> {
         .peer_addr()
         .map_or_else(|_| address.to_string(), |a| a.to_string());
     let (r, w) = stream.into_split();
-    outcome(serve(r, w, peer, shared).await)
+    outcome(serve(r, w, peer, shared, None).await)
 }
 
 fn outcome(ended: Result<(), String>) -> Result<(), String> {

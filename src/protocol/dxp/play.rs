@@ -313,7 +313,7 @@ where
     /// Messages during a game other than M, E and B.
     async fn in_game_other(&mut self, incoming: super::codec::Incoming) -> Result<(), Stop> {
         match incoming.message {
-            Ok(Message::Chat(t)) => log::info!("dxp: {} says: {t}", self.peer_addr),
+            Ok(Message::Chat(_)) => self.log_chat(&incoming.text),
             Ok(Message::Request(_)) | Err(ParseError::BadRequest(_)) => {
                 self.chat("a game is in progress; game request refused")
                     .await?;
@@ -412,7 +412,7 @@ where
                     self.push_back(incoming);
                     return Ok(ending);
                 }
-                Ok(Message::Chat(t)) => log::info!("dxp: {} says: {t}", self.peer_addr),
+                Ok(Message::Chat(_)) => self.log_chat(&incoming.text),
                 Ok(Message::BackRequest(_)) => {
                     self.chat("the game is over: nothing to take back").await?;
                     self.send(Message::BackAccept(BackCode::Declined)).await?;

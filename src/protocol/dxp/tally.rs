@@ -28,13 +28,18 @@ impl Tally {
     }
 
     pub fn games(&self) -> u32 {
-        self.wins + self.draws + self.losses + self.unfinished
+        self.decided() + self.unfinished
+    }
+
+    /// Games completed: played to a result (won, drawn or lost).
+    pub fn decided(&self) -> u32 {
+        self.wins + self.draws + self.losses
     }
 
     /// The summary line, e.g.
     /// `summary: Tiao vs Scan 3.1: W 1 D 2 L 1 unfinished 0, 4 games, score 2.0/4`.
     pub fn summary(&self, tiao: &str, peer: &str) -> String {
-        let decided = self.wins + self.draws + self.losses;
+        let decided = self.decided();
         let score = f64::from(self.wins) + f64::from(self.draws) / 2.0;
         let mut s = format!(
             "summary: {tiao} vs {peer}: W {} D {} L {} unfinished {}, {} games, score {score:.1}/{decided}",
