@@ -37,20 +37,6 @@ fn unique(prefix: &str) -> String {
     format!("{prefix}-{}", NEXT.fetch_add(1, Ordering::Relaxed))
 }
 
-/// A small deterministic generator for the fixed samples (the fuzz inputs
-/// themselves come from proptest).
-struct Lcg(u64);
-
-impl Lcg {
-    fn below(&mut self, n: usize) -> usize {
-        self.0 = self
-            .0
-            .wrapping_mul(6_364_136_223_846_793_005)
-            .wrapping_add(1_442_695_040_888_963_407);
-        ((self.0 >> 33) % n.max(1) as u64) as usize
-    }
-}
-
 // ====================================================================== Hub lines
 
 mod hub_lines {
@@ -235,7 +221,7 @@ mod positions {
     /// Positions reached in a fixed pseudo-random playout of each game.
     pub fn playout(kind: GameKind, plies: usize, seed: u64) -> Vec<String> {
         let mut s = new_game_session(kind);
-        let mut rng = Lcg(seed);
+        let mut rng = tiao::rng::Rng::new(seed);
         let mut moves = Vec::new();
         for _ in 0..plies {
             if s.outcome().is_some() {
@@ -709,7 +695,7 @@ mod pdn {
 
     /// A game played on the board, recorded as Tiao records games.
     fn played<R: Rules>(seed: u64, plies: usize, start: Position<R>) -> String {
-        let mut rng = Lcg(seed);
+        let mut rng = tiao::rng::Rng::new(seed);
         let mut pos = start;
         let mut moves: Vec<Move<Word<R>>> = Vec::new();
         for _ in 0..plies {
