@@ -8,7 +8,7 @@ TIAO   := target/release/tiao
 VENV   := .venv
 PYDRAUGHTS := pydraughts==0.6.7
 
-.PHONY: all build build-modern run test lint unit pytest bench perft-deep match egdb clean
+.PHONY: all build build-modern run test lint unit pytest fuzz bench perft-deep match egdb clean
 
 all: build
 
@@ -47,6 +47,14 @@ $(VENV)/.ready:
 pytest: $(VENV)/.ready
 	$(CARGO) build --profile test --bin tiao
 	$(VENV)/bin/python tests/python/hub_client.py ./$(TEST_TIAO)
+
+# The fuzz tests (tests/fuzz.rs) run in `make test` with 256 cases per
+# reader from a fixed seed (under a minute). This is the long run: many
+# cases from a new random seed each time (tens of minutes on 2 cores).
+# Not part of `make test`. FUZZ_CASES=N for another count.
+FUZZ_CASES ?= 100000
+fuzz:
+	TIAO_FUZZ_CASES=$(FUZZ_CASES) TIAO_FUZZ_SEED=random $(CARGO) test --test fuzz
 
 # Speed figures for docs/benchmarks.md (not part of `make test`).
 bench: build

@@ -269,7 +269,9 @@ fn read_score(s: &str) -> Result<Option<i32>, String> {
     }
     let bad = || format!("the score must be centi-men (as in +12, -5, 0) or '?', not '{s}'");
     let n: i32 = s.parse().map_err(|_| bad())?;
-    if n.abs() > WIN {
+    // Not `n.abs()`: it overflows for i32::MIN (a panic, or in a release
+    // build a score of -2147483648 accepted).
+    if !(-WIN..=WIN).contains(&n) {
         return Err(format!("the score {n} is beyond ±{WIN}"));
     }
     Ok(Some(n))
@@ -359,6 +361,27 @@ mod tests {
         assert_eq!(book.map(|b| b.entries.len()), Some(0));
         let lines: Vec<usize> = errors.iter().map(|e| e.line).collect();
         assert_eq!(lines, vec![3, 4, 5]);
+    }
+
+    #[test]
+    fn scores_beyond_a_win_are_rejected_the_most_negative_too() {
+        for score in ["-2147483648", "+2147483647", "-10001", "10001"] {
+            let text =
+                format!("tiao-book 1\nvariant international\nW:W31-50:B1-20 ; 32-28 {score} 1\n");
+            let (_, errors) = read_text(&text);
+            assert_eq!(errors.len(), 1, "{score}: {errors:?}");
+            assert_eq!(errors[0].line, 3);
+            assert!(
+                errors[0].message.contains("beyond"),
+                "{}",
+                errors[0].message
+            );
+        }
+        for score in ["-10000", "+10000", "0"] {
+            let text =
+                format!("tiao-book 1\nvariant international\nW:W31-50:B1-20 ; 32-28 {score} 1\n");
+            assert!(read_text(&text).1.is_empty(), "{score}");
+        }
     }
 
     #[test]

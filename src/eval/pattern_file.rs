@@ -44,6 +44,11 @@ pub const DENSE: usize = pattern_dense::DENSE;
 pub const SCALE: i32 = 8;
 /// Bytes before the note.
 const FIXED_HEADER: usize = 28;
+/// Largest dense weight a file may give, in table units: a won game
+/// (10,000 centi-men) per unit of the term. The evaluation multiplies a
+/// weight by its term (a few hundred at most) and adds the region tables in
+/// `i32`; a larger weight would overflow there, and means nothing anyway.
+pub const MAX_DENSE: i32 = 10_000 * SCALE;
 
 /// Middle-game and endgame weight of one table entry, in 1/SCALE centi-men.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
@@ -104,6 +109,11 @@ pub enum PatternFileError {
         index: usize,
     },
     BadNote,
+    /// A dense weight beyond [`MAX_DENSE`].
+    DenseOutOfRange {
+        term: usize,
+        value: i32,
+    },
 }
 
 impl fmt::Display for PatternFileError {
@@ -141,6 +151,11 @@ impl fmt::Display for PatternFileError {
                 "region {region} configuration {index} breaks colour symmetry: the file is corrupt"
             ),
             PatternFileError::BadNote => write!(f, "the note is not UTF-8: the file is corrupt"),
+            PatternFileError::DenseOutOfRange { term, value } => write!(
+                f,
+                "the {} weight {value} is beyond ±{MAX_DENSE} (a won game per unit): the file is corrupt",
+                pattern_dense::NAMES.get(*term).copied().unwrap_or("dense")
+            ),
         }
     }
 }
@@ -342,8 +357,13 @@ impl PatternWeights {
             })
             .collect();
         let mut dense = [(0, 0); DENSE];
-        for d in dense.iter_mut() {
+        for (term, d) in dense.iter_mut().enumerate() {
             *d = (r.i32()?, r.i32()?);
+            for value in [d.0, d.1] {
+                if !(-MAX_DENSE..=MAX_DENSE).contains(&value) {
+                    return Err(PatternFileError::DenseOutOfRange { term, value });
+                }
+            }
         }
         let _checksum = r.u64()?;
         let w = PatternWeights {
@@ -390,5 +410,79 @@ impl PatternWeights {
         std::fs::write(&tmp, self.to_bytes())
             .and_then(|_| std::fs::rename(&tmp, path))
             .map_err(|e| format!("cannot write {}: {e}", path.display()))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    const INTERNATIONAL: &[u8] = include_bytes!("weights-pattern-international.bin");
+
+    /// The file with dense weight `k` (0..12: mg and eg of each term) set
+    /// to `value`, its checksum made right.
+    fn with_dense(k: usize, value: i32) -> Vec<u8> {
+        let mut b = INTERNATIONAL.to_vec();
+        let at = b.len() - 8 - DENSE * 8 + 4 * k;
+        b[at..at + 4].copy_from_slice(&value.to_le_bytes());
+        let n = b.len() - 8;
+        let sum = fnv1a64(&b[..n]);
+        b[n..].copy_from_slice(&sum.to_le_bytes());
+        b
+    }
+
+    #[test]
+    fn dense_weights_beyond_a_won_game_are_rejected() {
+        for (k, value) in [
+            (0, i32::MAX),
+            (5, i32::MIN),
+            (9, MAX_DENSE + 1),
+            (11, -MAX_DENSE - 1),
+        ] {
+            let e = PatternWeights::from_bytes(&with_dense(k, value), None).expect_err("too large");
+            assert_eq!(e, PatternFileError::DenseOutOfRange { term: k / 2, value });
+            assert!(e.to_string().contains(pattern_dense::NAMES[k / 2]), "{e}");
+        }
+        for (k, value) in [(0, MAX_DENSE), (3, -MAX_DENSE)] {
+            PatternWeights::from_bytes(&with_dense(k, value), None).expect("within bounds");
+        }
+    }
+
+    #[test]
+    fn the_largest_weights_evaluate_any_position_without_overflow() {
+        use crate::board::{Brazilian, Geometry, International, Position, Rules, Russian};
+        use crate::eval::pattern::PatternEval;
+        use crate::notation::read_fen;
+        fn positions<R: Rules>() -> Vec<Position<R>> {
+            let (n, men, h) = (R::G::SQUARES, R::MEN, R::G::SIZE / 2);
+            [
+                format!("W:WK1-{men}:BK{}-{n}", n - men + 1),
+                format!("B:WK{}-{n}:B1-{men}", n - men + 1),
+                format!("W:W{}-{}:BK{n}", h + 1, h + men),
+                format!("B:WK1:B{}-{}", n - h - men + 1, n - h),
+                format!("W:W{}-{n}:B1-{men}", n - men + 1),
+            ]
+            .iter()
+            .map(|t| read_fen::<R>(t).unwrap_or_else(|e| panic!("{t}: {e}")))
+            .collect()
+        }
+        fn check<R: Rules>(sign: i32) {
+            let v = R::VARIANT;
+            let mut w = PatternWeights::from_v1(v, &Weights::builtin()).expect("a supported board");
+            let t = if sign > 0 { i16::MAX } else { i16::MIN };
+            w.tables
+                .iter_mut()
+                .for_each(|e| *e = Entry { mg: t, eg: t });
+            w.dense = [(sign * MAX_DENSE, sign * MAX_DENSE); DENSE];
+            let e = PatternEval::builtin().with(w);
+            for p in positions::<R>() {
+                e.white_score(&p);
+            }
+        }
+        for sign in [1, -1] {
+            check::<International>(sign);
+            check::<Brazilian>(sign);
+            check::<Russian>(sign);
+        }
     }
 }

@@ -11,6 +11,12 @@ use std::fmt;
 /// The built-in weights file.
 pub const BUILTIN: &str = include_str!("weights-v1.txt");
 
+/// Largest weight a file may give, in centi-men: a won game (the search's
+/// `WIN`). The evaluation multiplies a weight by the phase (up to 256) and
+/// a feature count (a few hundred at most, on the 12x12 board) in `i32`;
+/// a larger weight would overflow there, and means nothing anyway.
+pub const MAX_WEIGHT: i32 = 10_000;
+
 /// Middle-game and endgame weight of one feature.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct Weight {
@@ -86,8 +92,15 @@ impl Weights {
             let feature = Feature::from_name(fields[0])
                 .ok_or_else(|| err(format!("unknown feature '{}'", fields[0])))?;
             let num = |s: &str| {
-                s.parse::<i32>()
-                    .map_err(|_| err(format!("'{s}' is not an integer weight")))
+                let w = s
+                    .parse::<i32>()
+                    .map_err(|_| err(format!("'{s}' is not an integer weight")))?;
+                if !(-MAX_WEIGHT..=MAX_WEIGHT).contains(&w) {
+                    return Err(err(format!(
+                        "the weight {w} is beyond ±{MAX_WEIGHT} centi-men (a won game)"
+                    )));
+                }
+                Ok(w)
             };
             let w = Weight {
                 mg: num(fields[1])?,
@@ -179,5 +192,67 @@ mod tests {
             Weights::parse("[default]\nman 1 1").is_err(),
             "missing features"
         );
+    }
+
+    /// Each feature at the largest weight, in one sign or the other.
+    fn extreme(sign: i32) -> String {
+        let mut text = String::from("[default]\n");
+        for f in Feature::ALL {
+            text.push_str(&format!(
+                "{} {} {}\n",
+                f.name(),
+                sign * MAX_WEIGHT,
+                -sign * MAX_WEIGHT
+            ));
+        }
+        text
+    }
+
+    #[test]
+    fn weights_beyond_a_won_game_are_rejected_with_their_line() {
+        for w in ["2147483647", "-2147483648", "10001", "-10001", "2164803"] {
+            let text = BUILTIN.replacen("man            100   100", &format!("man {w} 100"), 1);
+            assert_ne!(text, BUILTIN);
+            let e = Weights::parse(&text).expect_err(w);
+            assert!(e.message.contains("beyond"), "{w}: {e}");
+            assert!(e.line > 0, "{w}: {e}");
+        }
+    }
+
+    #[test]
+    fn the_largest_weights_evaluate_any_position_without_overflow() {
+        use crate::board::{Brazilian, Canadian, International, Position, Rules, Russian};
+        use crate::eval::Evaluator;
+        use crate::notation::read_fen;
+        fn positions<R: Rules>() -> Vec<Position<R>> {
+            use crate::board::Geometry;
+            let (n, men, h) = (R::G::SQUARES, R::MEN, R::G::SIZE / 2);
+            [
+                format!("W:WK1-{men}:BK{}-{n}", n - men + 1),
+                format!("B:WK{}-{n}:B1-{men}", n - men + 1),
+                format!("W:W{}-{}:BK{n}", h + 1, h + men),
+                format!("B:WK1:B{}-{}", n - h - men + 1, n - h),
+                format!("W:W{}-{n}:B1-{men}", n - men + 1),
+                "W:WK1:B".to_string(),
+            ]
+            .iter()
+            .map(|t| read_fen::<R>(t).unwrap_or_else(|e| panic!("{t}: {e}")))
+            .collect()
+        }
+        for sign in [1, -1] {
+            let e = Evaluator::new(Weights::parse(&extreme(sign)).expect("the largest weights"));
+            for p in positions::<International>() {
+                e.white_score(&p);
+            }
+            for p in positions::<Brazilian>() {
+                e.white_score(&p);
+            }
+            for p in positions::<Russian>() {
+                e.white_score(&p);
+            }
+            for p in positions::<Canadian>() {
+                e.white_score(&p);
+            }
+        }
     }
 }
