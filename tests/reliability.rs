@@ -418,3 +418,34 @@ fn an_interrupt_ends_a_text_mode_search_at_once() {
     let status = text.wait_exit(Duration::from_secs(5));
     assert!(!status.success(), "ended by the signal: {status:?}");
 }
+
+#[test]
+fn a_dxp_listener_with_a_table_it_cannot_allocate_refuses_to_start() {
+    let mut child = Command::new("sh")
+        .arg("-c")
+        .arg(format!(
+            "ulimit -v {CAP_KIB} && exec \"$0\" dxp --listen 127.0.0.1:0 --hash 65536"
+        ))
+        .arg(env!("CARGO_BIN_EXE_tiao"))
+        .stdin(Stdio::null())
+        .stdout(Stdio::null())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("run tiao dxp");
+    let deadline = Instant::now() + TIMEOUT;
+    let status = loop {
+        if let Some(status) = child.try_wait().expect("wait") {
+            break status;
+        }
+        if Instant::now() > deadline {
+            let _ = child.kill();
+            panic!("tiao dxp listens with a table it cannot make");
+        }
+        std::thread::sleep(Duration::from_millis(20));
+    };
+    let mut err = String::new();
+    std::io::Read::read_to_string(&mut child.stderr.take().expect("stderr"), &mut err)
+        .expect("read stderr");
+    assert_eq!(status.code(), Some(2), "{status:?} {err}");
+    assert!(err.contains("cannot allocate"), "{err}");
+}

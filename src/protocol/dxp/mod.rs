@@ -28,6 +28,11 @@ pub use cli::DxpArgs;
 /// Run `tiao dxp`.
 pub fn run(args: &DxpArgs) -> Result<(), String> {
     let config = cli::Config::from_args(args)?;
+    // Each connection makes its own engine: find out now, not when the
+    // first peer connects, whether one can be made (a table too large for
+    // the machine, threads that cannot start).
+    crate::engine::Engine::new(config.engine.clone())
+        .map_err(|e| format!("cannot make the engine: {e}"))?;
     net::run(config)
 }
 
