@@ -83,3 +83,23 @@ impl<R: Rules> Evaluate<Position<R>> for Evaluator {
         if pos.side() == Colour::White { s } else { -s }
     }
 }
+
+/// Positions at the extremes of what an evaluation sums (every piece a
+/// king on one side, full rows of men, a lone king, no black piece), for
+/// the tests that the largest weights allowed cannot overflow.
+#[cfg(test)]
+pub(crate) fn extreme_positions<R: Rules>() -> Vec<Position<R>> {
+    use crate::board::Geometry;
+    let (n, men, h) = (R::G::SQUARES, R::MEN, R::G::SIZE / 2);
+    [
+        format!("W:WK1-{men}:BK{}-{n}", n - men + 1),
+        format!("B:WK{}-{n}:B1-{men}", n - men + 1),
+        format!("W:W{}-{}:BK{n}", h + 1, h + men),
+        format!("B:WK1:B{}-{}", n - h - men + 1, n - h),
+        format!("W:W{}-{n}:B1-{men}", n - men + 1),
+        "W:WK1:B".to_string(),
+    ]
+    .iter()
+    .map(|t| crate::notation::read_fen::<R>(t).unwrap_or_else(|e| panic!("{t}: {e}")))
+    .collect()
+}

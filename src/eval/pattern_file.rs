@@ -450,22 +450,8 @@ mod tests {
 
     #[test]
     fn the_largest_weights_evaluate_any_position_without_overflow() {
-        use crate::board::{Brazilian, Geometry, International, Position, Rules, Russian};
+        use crate::board::{Brazilian, International, Rules, Russian};
         use crate::eval::pattern::PatternEval;
-        use crate::notation::read_fen;
-        fn positions<R: Rules>() -> Vec<Position<R>> {
-            let (n, men, h) = (R::G::SQUARES, R::MEN, R::G::SIZE / 2);
-            [
-                format!("W:WK1-{men}:BK{}-{n}", n - men + 1),
-                format!("B:WK{}-{n}:B1-{men}", n - men + 1),
-                format!("W:W{}-{}:BK{n}", h + 1, h + men),
-                format!("B:WK1:B{}-{}", n - h - men + 1, n - h),
-                format!("W:W{}-{n}:B1-{men}", n - men + 1),
-            ]
-            .iter()
-            .map(|t| read_fen::<R>(t).unwrap_or_else(|e| panic!("{t}: {e}")))
-            .collect()
-        }
         fn check<R: Rules>(sign: i32) {
             let v = R::VARIANT;
             let mut w = PatternWeights::from_v1(v, &Weights::builtin()).expect("a supported board");
@@ -475,7 +461,7 @@ mod tests {
                 .for_each(|e| *e = Entry { mg: t, eg: t });
             w.dense = [(sign * MAX_DENSE, sign * MAX_DENSE); DENSE];
             let e = PatternEval::builtin().with(w);
-            for p in positions::<R>() {
+            for p in crate::eval::extreme_positions::<R>() {
                 e.white_score(&p);
             }
         }

@@ -221,36 +221,20 @@ mod tests {
 
     #[test]
     fn the_largest_weights_evaluate_any_position_without_overflow() {
-        use crate::board::{Brazilian, Canadian, International, Position, Rules, Russian};
+        use crate::board::{Brazilian, Canadian, International, Russian};
         use crate::eval::Evaluator;
-        use crate::notation::read_fen;
-        fn positions<R: Rules>() -> Vec<Position<R>> {
-            use crate::board::Geometry;
-            let (n, men, h) = (R::G::SQUARES, R::MEN, R::G::SIZE / 2);
-            [
-                format!("W:WK1-{men}:BK{}-{n}", n - men + 1),
-                format!("B:WK{}-{n}:B1-{men}", n - men + 1),
-                format!("W:W{}-{}:BK{n}", h + 1, h + men),
-                format!("B:WK1:B{}-{}", n - h - men + 1, n - h),
-                format!("W:W{}-{n}:B1-{men}", n - men + 1),
-                "W:WK1:B".to_string(),
-            ]
-            .iter()
-            .map(|t| read_fen::<R>(t).unwrap_or_else(|e| panic!("{t}: {e}")))
-            .collect()
-        }
         for sign in [1, -1] {
             let e = Evaluator::new(Weights::parse(&extreme(sign)).expect("the largest weights"));
-            for p in positions::<International>() {
+            for p in crate::eval::extreme_positions::<International>() {
                 e.white_score(&p);
             }
-            for p in positions::<Brazilian>() {
+            for p in crate::eval::extreme_positions::<Brazilian>() {
                 e.white_score(&p);
             }
-            for p in positions::<Russian>() {
+            for p in crate::eval::extreme_positions::<Russian>() {
                 e.white_score(&p);
             }
-            for p in positions::<Canadian>() {
+            for p in crate::eval::extreme_positions::<Canadian>() {
                 e.white_score(&p);
             }
         }
