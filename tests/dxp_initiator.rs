@@ -1,7 +1,8 @@
 //! `tiao dxp --initiator` against hand-written followers that end the
 //! match early: the exit status tells a script whether any game was
 //! completed (non-zero, with a message on stderr, when none was), and a
-//! match with a completed game still exits 0.
+//! match with a completed game still exits 0. A follower that serves one
+//! connection (`--once`) answers the same way.
 
 mod dxp_support;
 
@@ -144,4 +145,19 @@ fn a_match_with_a_completed_game_exits_0_even_when_cut_short() {
         "{stdout:?}"
     );
     assert!(!stderr.contains("no game was completed"), "{stderr}");
+}
+
+#[test]
+fn a_once_follower_whose_peer_leaves_without_a_game_fails() {
+    let dir = scratch_dir("once-follower");
+    let pdn = dir.join("games.pdn").to_string_lossy().into_owned();
+    let args = ["--once", "--no-book", "--hash", "16", "--pdn", &pdn];
+    let (mut tiao, addr) = Tiao::listen(&args, &dir.join("stderr.txt"));
+    Peer::connect(&addr).close();
+    let status = tiao
+        .wait(WAIT)
+        .expect("tiao exits after its one connection");
+    assert_eq!(status.code(), Some(2), "{status:?}");
+    let stderr = std::fs::read_to_string(dir.join("stderr.txt")).unwrap_or_default();
+    assert!(stderr.contains("no game was completed"), "{stderr}");
 }

@@ -90,7 +90,7 @@ pub(super) struct Connection<R, W> {
 
 /// Serve one connection until its match ends, and print its summary.
 /// `Err` says why it ended badly: Tiao had to end it, the connection
-/// failed, or, as initiator, no game was completed (a peer closing the
+/// failed, or, as initiator or `--once` follower, no game was completed (a peer closing the
 /// connection after a completed game is no error). `slot` is the listener's permit for the connection, if any.
 /// Never panics on input.
 pub async fn serve<R, W>(
@@ -121,9 +121,11 @@ where
     };
     log::info!("dxp: connection with {}", c.peer_addr);
     let result = c.run().await;
-    // As initiator, a match without a completed game is a failure a script
-    // must be able to see (the exit status), however it ended.
-    let no_game = (c.config().is_initiator() && c.tally.decided() == 0).then(|| {
+    // As initiator, or as a follower serving one connection (`--once`), a
+    // match without a completed game is a failure a script must be able to
+    // see (the exit status), however it ended.
+    let answerable = c.config().is_initiator() || c.config().once;
+    let no_game = (answerable && c.tally.decided() == 0).then(|| {
         let ended = match &result {
             Ok(()) if c.tally.unfinished == 0 => "the peer refused every game".to_string(),
             Ok(()) => "no game was played to a result".to_string(),

@@ -352,11 +352,6 @@ fn chars_of(bytes: &[u8]) -> Vec<char> {
         .collect()
 }
 
-/// The received text, printable, for messages that quote it.
-pub fn printable_text(bytes: &[u8]) -> String {
-    chars_of(bytes).into_iter().collect()
-}
-
 fn malformed(kind: char, reason: impl Into<String>) -> ParseError {
     ParseError::Malformed {
         kind,
