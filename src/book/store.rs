@@ -117,16 +117,22 @@ impl Book {
     pub fn load(path: impl AsRef<Path>, variant: Variant) -> Result<Book, BookError> {
         let path = path.as_ref();
         let shown = path.display().to_string();
-        let bytes = std::fs::read(path).map_err(|e| BookError::Io {
+        let io = |message: String| BookError::Io {
             path: shown.clone(),
-            message: e.to_string(),
-        })?;
-        let text = String::from_utf8(bytes).map_err(|e| BookError::Io {
-            path: shown.clone(),
-            message: format!(
+            message,
+        };
+        // Only a regular file: a named pipe would block the engine until
+        // something writes to it, and a device such as /dev/zero never ends.
+        let meta = std::fs::metadata(path).map_err(|e| io(e.to_string()))?;
+        if !meta.is_file() {
+            return Err(io("not a regular file; is this a book file?".into()));
+        }
+        let bytes = std::fs::read(path).map_err(|e| io(e.to_string()))?;
+        let text = String::from_utf8(bytes).map_err(|e| {
+            io(format!(
                 "not UTF-8 text (byte {} is not valid); is this a book file?",
                 e.utf8_error().valid_up_to() + 1
-            ),
+            ))
         })?;
         Book::parse(&text, variant).map_err(|e| e.in_file(&shown))
     }
@@ -417,6 +423,40 @@ pub fn position_hash(variant: Variant, fen: &str) -> Result<u64, String> {
 mod tests {
     use super::*;
     use crate::board::International;
+
+    /// Loading `path` on a thread: the result, or `None` if it blocks.
+    fn load_within(path: std::path::PathBuf) -> Option<Result<Book, BookError>> {
+        let (tx, rx) = std::sync::mpsc::channel();
+        std::thread::spawn(move || {
+            let _ = tx.send(Book::load(&path, crate::board::Variant::International));
+        });
+        rx.recv_timeout(std::time::Duration::from_secs(10)).ok()
+    }
+
+    #[test]
+    fn only_regular_files_are_read_as_books() {
+        let dir = std::env::temp_dir().join(format!("tiao-book-fifo-{}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&dir);
+        std::fs::create_dir_all(&dir).unwrap();
+        let fifo = dir.join("book.txt");
+        // A named pipe nobody writes to: opening it used to block for ever
+        // (`set-param name=book-file value=PIPE` hung the Hub engine).
+        let made = std::process::Command::new("mkfifo").arg(&fifo).status();
+        if made.is_ok_and(|s| s.success()) {
+            match load_within(fifo) {
+                Some(Err(BookError::Io { message, .. })) => {
+                    assert!(message.contains("regular file"), "{message}")
+                }
+                Some(other) => panic!("{other:?}"),
+                None => panic!("loading a named pipe as a book blocks"),
+            }
+        }
+        match load_within(dir.clone()) {
+            Some(Err(BookError::Io { .. })) => {}
+            other => panic!("{other:?}"),
+        }
+        let _ = std::fs::remove_dir_all(&dir);
+    }
 
     #[test]
     fn compact_fen_round_trips() {

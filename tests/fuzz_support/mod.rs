@@ -70,6 +70,15 @@ where
     T: Send + 'static,
     F: FnOnce() -> T + Send + 'static,
 {
+    within(CASE_LIMIT, what, f)
+}
+
+/// [`within_limit`] with another limit (cases that start a process).
+pub fn within<T, F>(limit: Duration, what: &str, f: F) -> T
+where
+    T: Send + 'static,
+    F: FnOnce() -> T + Send + 'static,
+{
     let (tx, rx) = channel();
     let handle = std::thread::Builder::new()
         .name(format!("fuzz {what}"))
@@ -77,13 +86,13 @@ where
             let _ = tx.send(f());
         })
         .expect("spawn a fuzz case thread");
-    match rx.recv_timeout(CASE_LIMIT) {
+    match rx.recv_timeout(limit) {
         Ok(v) => {
             let _ = handle.join();
             v
         }
         Err(RecvTimeoutError::Timeout) => {
-            panic!("hang: {what} did not finish within {CASE_LIMIT:?}")
+            panic!("hang: {what} did not finish within {limit:?}")
         }
         Err(RecvTimeoutError::Disconnected) => match handle.join() {
             Err(payload) => std::panic::resume_unwind(payload),

@@ -163,6 +163,11 @@ fn result_token(i: &str) -> PResult<'_, &str> {
     Ok((i, r))
 }
 
+/// Whether a whole token is a result.
+fn is_result(token: &str) -> bool {
+    matches!(result_token(token), Ok(("", _)))
+}
+
 /// A move token, with any annotation glued to it (`32-28!?`) dropped.
 fn move_token(i: &str) -> PResult<'_, &str> {
     let (i, mv) =
@@ -295,6 +300,15 @@ fn game(i: &str) -> Result<(&str, Option<PdnGame>), Stop<'_>> {
             break;
         }
         match move_token(i) {
+            Ok((r, mv)) if is_result(mv) => {
+                // A result with an annotation glued to it (`2-0!`): still
+                // the result, not a move from square 2 to square 0 (which
+                // the writer would write back as the result).
+                g.result = Some(mv.to_string());
+                any = true;
+                i = r;
+                break;
+            }
             Ok((r, mv)) => {
                 if let Err(why) = check_move_syntax(mv) {
                     return Err(Stop {
@@ -428,6 +442,28 @@ mod tests {
         assert_eq!(g.result.as_deref(), Some("2-0"));
         let g = one("1. 32-28 1/2-1/2");
         assert_eq!(g.result.as_deref(), Some("1/2-1/2"));
+    }
+
+    #[test]
+    fn a_result_with_an_annotation_is_the_result_not_a_move() {
+        for text in [
+            "1. 32-28 2-0!",
+            "1. 32-28 2-0?! [Event \"next\"]",
+            "1. 32-28 0-2!!",
+        ] {
+            let games = parse_pdn(text);
+            let g = games[0].clone().unwrap();
+            assert_eq!(g.moves, ["32-28"], "{text}");
+            assert!(matches!(g.result.as_deref(), Some("2-0" | "0-2")), "{text}");
+            let again = parse_pdn(&super::super::write_game(&g));
+            assert_eq!(again, vec![Ok(g)], "{text}");
+        }
+        // The fuzzer's case: the result, then a broken tag.
+        let games = parse_pdn("2-0![Event \"");
+        let g = games[0].clone().unwrap();
+        assert!(g.moves.is_empty());
+        assert_eq!(g.result.as_deref(), Some("2-0"));
+        assert!(games[1].is_err());
     }
 
     #[test]
