@@ -10,6 +10,7 @@ pub mod book;
 pub mod endgame;
 pub mod engine;
 pub mod eval;
+pub mod files;
 pub mod game;
 pub mod gewu;
 pub mod halma;

@@ -449,3 +449,47 @@ fn a_dxp_listener_with_a_table_it_cannot_allocate_refuses_to_start() {
     assert_eq!(status.code(), Some(2), "{status:?} {err}");
     assert!(err.contains("cannot allocate"), "{err}");
 }
+
+#[test]
+fn a_named_pipe_or_a_device_as_a_file_is_an_error_not_a_hang() {
+    let dir = temp_dir("fifo");
+    let fifo = dir.join("pipe");
+    let made = Command::new("mkfifo").arg(&fifo).status();
+    assert!(made.is_ok_and(|s| s.success()), "mkfifo");
+    let tables = dir.join("tables");
+    std::fs::create_dir_all(tables.join("international")).expect("table dir");
+    let table = tables.join("international").join("m0k1-m0k1.tdb");
+    assert!(
+        Command::new("mkfifo")
+            .arg(&table)
+            .status()
+            .is_ok_and(|s| s.success())
+    );
+    let mut hub = Tiao::hub();
+    for (name, value) in [
+        ("eval-file", fifo.display().to_string()),
+        ("eval-file", "/dev/zero".to_string()),
+    ] {
+        hub.send(&format!("set-param name={name} value=\"{value}\""));
+        hub.send("ping");
+        let lines = hub.until("pong");
+        let errs = errors(&lines);
+        assert_eq!(errs.len(), 1, "{name}={value}: {lines:?}");
+        assert!(errs[0].contains("not a regular file"), "{}", errs[0]);
+    }
+    hub.send("set-param name=egdb-pieces value=2");
+    hub.send(&format!(
+        "set-param name=egdb-dir value=\"{}\"",
+        tables.display()
+    ));
+    hub.send("init");
+    let lines = hub.until("ready");
+    assert!(
+        errors(&lines)
+            .iter()
+            .any(|e| e.contains("m0k1-m0k1") && e.contains("not a regular file")),
+        "{lines:?}"
+    );
+    hub.assert_alive();
+    let _ = std::fs::remove_dir_all(&dir);
+}

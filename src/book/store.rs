@@ -121,13 +121,7 @@ impl Book {
             path: shown.clone(),
             message,
         };
-        // Only a regular file: a named pipe would block the engine until
-        // something writes to it, and a device such as /dev/zero never ends.
-        let meta = std::fs::metadata(path).map_err(|e| io(e.to_string()))?;
-        if !meta.is_file() {
-            return Err(io("not a regular file; is this a book file?".into()));
-        }
-        let bytes = std::fs::read(path).map_err(|e| io(e.to_string()))?;
+        let bytes = crate::files::read(path).map_err(|e| io(e.to_string()))?;
         let text = String::from_utf8(bytes).map_err(|e| {
             io(format!(
                 "not UTF-8 text (byte {} is not valid); is this a book file?",

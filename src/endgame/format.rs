@@ -171,6 +171,7 @@ impl TableFile {
             path: path.to_path_buf(),
             reason: r,
         };
+        crate::files::regular(path).map_err(|e| EgdbError::io(path, e))?;
         let mut file = File::open(path).map_err(|e| EgdbError::io(path, e))?;
         let file_len = file.metadata().map_err(|e| EgdbError::io(path, e))?.len();
         let mut hb = [0u8; HEADER_LEN];

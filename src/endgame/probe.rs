@@ -60,11 +60,11 @@ impl std::fmt::Debug for Egdb {
     }
 }
 
-/// A set opened by [`Egdb::open_checked`]: the sound tables, and the
-/// errors of the damaged files left out of it.
+/// A set opened by [`Egdb::open_checked`]: the sound tables (or why they
+/// are not a usable set), and the errors of the damaged files left out.
 #[derive(Debug)]
 pub struct Checked {
-    pub egdb: Egdb,
+    pub egdb: Result<Egdb, EgdbError>,
     pub damaged: Vec<EgdbError>,
 }
 
@@ -154,7 +154,7 @@ impl Egdb {
             damaged.push(e);
         }
         Ok(Checked {
-            egdb: egdb.complete(missing)?,
+            egdb: egdb.complete(missing),
             damaged,
         })
     }

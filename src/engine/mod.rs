@@ -366,7 +366,21 @@ impl Engine {
                 ));
             }
         };
-        let db = checked.egdb;
+        let damaged: Vec<String> = checked.damaged.iter().map(ToString::to_string).collect();
+        let db = match checked.egdb {
+            Ok(db) => db,
+            Err(e) if damaged.is_empty() => {
+                return Err(format!(
+                    "no endgame databases loaded: {e}; playing without them"
+                ));
+            }
+            Err(e) => {
+                return Err(format!(
+                    "no endgame databases loaded: damaged tables: {}; {e}; playing without them",
+                    damaged.join("; ")
+                ));
+            }
+        };
         let msg = if db.pieces() < pieces {
             format!(
                 "endgame databases: {variant} complete up to {} pieces in {} (asked for {pieces}; \
@@ -384,10 +398,9 @@ impl Engine {
         };
         let used = db.pieces();
         self.know.egdb = Some(Arc::new(db));
-        if checked.damaged.is_empty() {
+        if damaged.is_empty() {
             return Ok(msg);
         }
-        let damaged: Vec<String> = checked.damaged.iter().map(ToString::to_string).collect();
         Err(format!(
             "damaged endgame tables left out: {}; using the {variant} tables up to {used} pieces \
              (generate the damaged ones again with: tiao egdb gen --variant {variant} --pieces {pieces} --dir {})",

@@ -54,7 +54,7 @@ impl EvalChoice {
     /// built-in ones of the file's variant) or v1 text weights.
     pub fn load(path: &Path) -> Result<EvalChoice, String> {
         let bytes =
-            std::fs::read(path).map_err(|e| format!("cannot read {}: {e}", path.display()))?;
+            crate::files::read(path).map_err(|e| format!("cannot read {}: {e}", path.display()))?;
         if bytes.starts_with(MAGIC) {
             PatternEval::load(path).map(EvalChoice::Pattern)
         } else {
