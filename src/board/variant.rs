@@ -36,7 +36,7 @@ impl Variant {
     ];
 
     /// The canonical name, as used by `--variant` and the Hub `variant` parameter.
-    pub fn name(self) -> &'static str {
+    pub const fn name(self) -> &'static str {
         match self {
             Variant::International => "international",
             Variant::Brazilian => "brazilian",
@@ -118,10 +118,12 @@ pub struct UnknownVariant(pub String);
 
 impl fmt::Display for UnknownVariant {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let names: Vec<&str> = Variant::ALL.iter().map(|v| v.name()).collect();
         write!(
             f,
-            "unknown variant '{}' (expected one of: normal, international, brazilian, russian, canadian)",
-            self.0
+            "unknown variant '{}' (expected one of: normal, {})",
+            self.0,
+            names.join(", ")
         )
     }
 }

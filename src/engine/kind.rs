@@ -31,7 +31,19 @@ impl GameKind {
         GameKind::GewuDice,
     ];
 
-    pub fn name(self) -> &'static str {
+    /// The names a `variant` setting takes: Scan's `normal` (international
+    /// draughts), then every game's own name, in the order of [`GameKind::ALL`].
+    pub const NAMES: [&'static str; 9] = {
+        let mut names = ["normal"; 9];
+        let mut i = 0;
+        while i < GameKind::ALL.len() {
+            names[i + 1] = GameKind::ALL[i].name();
+            i += 1;
+        }
+        names
+    };
+
+    pub const fn name(self) -> &'static str {
         match self {
             GameKind::Draughts(v) => v.name(),
             GameKind::Halma8 => "halma8",
@@ -70,9 +82,9 @@ impl fmt::Display for UnknownGame {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         write!(
             f,
-            "unknown variant '{}' (expected one of: normal, international, brazilian, russian, canadian, \
-             halma8, halma10, gewu, gewu-dice)",
-            self.0
+            "unknown variant '{}' (expected one of: {})",
+            self.0,
+            GameKind::NAMES.join(", ")
         )
     }
 }
@@ -109,5 +121,9 @@ mod tests {
             Ok(GameKind::Draughts(Variant::International))
         );
         assert!("chess".parse::<GameKind>().is_err());
+        for name in GameKind::NAMES {
+            assert!(name.parse::<GameKind>().is_ok(), "{name}");
+        }
+        assert_eq!(GameKind::NAMES[1..].len(), GameKind::ALL.len());
     }
 }

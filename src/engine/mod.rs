@@ -26,6 +26,10 @@ use std::collections::HashMap;
 use std::path::PathBuf;
 use std::sync::Arc;
 
+/// Thinking time of a search that comes without any limit (Hub `go think`
+/// without a `level`, text-mode `go`): one definition for every front end.
+pub const DEFAULT_MOVE_TIME: std::time::Duration = std::time::Duration::from_secs(1);
+
 /// How move text from outside is read.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum MoveReading {

@@ -10,7 +10,7 @@
 
 use super::hubline::{HubLine, format_line, parse_line, quote};
 use super::output::Output;
-use crate::engine::{Engine, GameKind, MoveReading, Options};
+use crate::engine::{DEFAULT_MOVE_TIME, Engine, GameKind, MoveReading, Options};
 use crate::notation::{MoveError, MoveFormat};
 use crate::search::score::format_men;
 use crate::search::{Control, Info, Limits, Mode, Params};
@@ -18,9 +18,6 @@ use std::io::BufRead;
 use std::sync::Arc;
 use std::thread::JoinHandle;
 use std::time::Duration;
-
-/// Default time per move when `go think` comes without any `level`.
-const DEFAULT_MOVE_TIME: Duration = Duration::from_secs(1);
 
 /// A declared parameter.
 struct Param {
@@ -35,22 +32,10 @@ enum ParamKind {
     Text,
 }
 
-const VARIANTS: &[&str] = &[
-    "normal",
-    "international",
-    "brazilian",
-    "russian",
-    "canadian",
-    "halma8",
-    "halma10",
-    "gewu",
-    "gewu-dice",
-];
-
 const PARAMS: &[Param] = &[
     Param {
         name: "variant",
-        kind: ParamKind::Enum(VARIANTS),
+        kind: ParamKind::Enum(&GameKind::NAMES),
     },
     Param {
         name: "book",

@@ -14,7 +14,7 @@
 use super::hub::info_line;
 use super::output::Output;
 use crate::board::Variant;
-use crate::engine::{Engine, GameKind, MoveReading, Options};
+use crate::engine::{DEFAULT_MOVE_TIME, Engine, GameKind, MoveReading, Options};
 use crate::notation::MoveFormat;
 use crate::search::score::format_men;
 use crate::search::{Limits, Mode, Params};
@@ -37,7 +37,7 @@ Commands (moves in the variant's notation: 32-28, 28x19, c3-d4, c3:e5):
   undo                 take back the last move
   history              the moves played
   go [depth N] [nodes N] [time S]
-                       let Tiao think (default 2 s) and play its move
+                       let Tiao think (default 1 s) and play its move
   analyze [depth N] [nodes N] [time S]
                        think without playing
   stop                 end the search now (it still reports its move)
@@ -50,9 +50,6 @@ Commands (moves in the variant's notation: 32-28, 28x19, c3-d4, c3:e5):
                        the opening book: show its settings and this position's
                        book moves, or change them (go plays book moves at once)
   quit                 leave";
-
-/// Default thinking time for `go` without limits.
-const DEFAULT_THINK: Duration = Duration::from_secs(2);
 
 /// What the reader thread passes on: a line, or the end of the input.
 enum Input {
@@ -464,7 +461,7 @@ impl TextMode {
             }
         }
         if limits.is_unbounded() {
-            limits.move_time = Some(DEFAULT_THINK);
+            limits.move_time = Some(DEFAULT_MOVE_TIME);
         }
         Ok(limits)
     }

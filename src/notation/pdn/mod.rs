@@ -7,10 +7,12 @@
 //! its `GameType` tag is read; the caller picks the rule set from
 //! [`PdnGame::variant`] and replays with it.
 
+mod date;
 mod parse;
 mod replay;
 mod write;
 
+pub use date::{civil_from_days, today};
 pub use parse::{PdnError, parse_pdn};
 pub use replay::{Replay, ReplayError, record_moves, replay};
 pub use write::{write_game, write_games};

@@ -4,11 +4,12 @@
 //! match that is cut short keeps what it played.
 
 use crate::board::{Colour, Variant};
+use crate::notation::pdn::today;
 use crate::notation::{PdnGame, write_game};
 use std::io::Write;
 use std::path::{Path, PathBuf};
 use std::sync::Mutex;
-use std::time::{Duration, SystemTime, UNIX_EPOCH};
+use std::time::Duration;
 
 /// How a game ended, by the board.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -82,30 +83,6 @@ fn time_control(time: Duration, moves: u32) -> String {
     }
 }
 
-/// Today's date (UTC) as PDN writes it, `YYYY.MM.DD`.
-fn today() -> String {
-    let secs = SystemTime::now()
-        .duration_since(UNIX_EPOCH)
-        .map_or(0, |d| d.as_secs());
-    let (y, m, d) = civil_from_days((secs / 86_400) as i64);
-    format!("{y:04}.{m:02}.{d:02}")
-}
-
-/// The calendar date of a day number (days since 1970-01-01), proleptic
-/// Gregorian (H. Hinnant's algorithm: a dozen lines, not worth a crate).
-fn civil_from_days(days: i64) -> (i64, u32, u32) {
-    let z = days + 719_468;
-    let era = z.div_euclid(146_097);
-    let doe = z.rem_euclid(146_097);
-    let yoe = (doe - doe / 1460 + doe / 36_524 - doe / 146_096) / 365;
-    let doy = doe - (365 * yoe + yoe / 4 - yoe / 100);
-    let mp = (5 * doy + 2) / 153;
-    let d = doy - (153 * mp + 2) / 5 + 1;
-    let m = if mp < 10 { mp + 3 } else { mp - 9 };
-    let y = yoe + era * 400 + i64::from(m <= 2);
-    (y, m as u32, d as u32)
-}
-
 /// The PDN file of a run: games are appended one at a time, whole, by any
 /// connection.
 #[derive(Debug)]
@@ -148,13 +125,6 @@ impl PdnFile {
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    #[test]
-    fn dates() {
-        assert_eq!(civil_from_days(0), (1970, 1, 1));
-        assert_eq!(civil_from_days(11_016), (2000, 2, 29));
-        assert_eq!(civil_from_days(20_000), (2024, 10, 4));
-    }
 
     #[test]
     fn time_controls() {

@@ -9,7 +9,7 @@
 use super::adjudication::Adjudication;
 use super::arbiter::{GameConfig, GameRecord, play_game};
 use super::ballot::Ballot;
-use super::pdn_out::{GameInfo, PdnWriter, to_pdn, today};
+use super::pdn_out::{GameInfo, PdnWriter, to_pdn};
 use super::player::Player;
 use super::process::EngineProcess;
 use super::progress::Progress;
@@ -21,6 +21,7 @@ use super::sprt::Sprt;
 use super::tc::TimeControl;
 use crate::board::Colour;
 use crate::engine::GameKind;
+use crate::notation::pdn::today;
 use std::collections::{HashMap, VecDeque};
 use std::path::PathBuf;
 use std::sync::atomic::{AtomicBool, Ordering};
