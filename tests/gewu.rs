@@ -666,3 +666,57 @@ fn a_malformed_move_and_an_illegal_one_are_told_apart() {
         }
     }
 }
+
+#[test]
+fn the_throw_game_search_honours_its_time_and_stop() {
+    use std::time::{Duration, Instant};
+    use tiao::engine::{Engine, GameKind, Options};
+    use tiao::notation::MoveFormat;
+    use tiao::search::{Limits, Mode, Params};
+    let mut engine = Engine::new(Options::default()).expect("engine");
+    engine
+        .set_game(GameKind::GewuDice)
+        .expect("no knowledge to open");
+    let think = |limits: Limits| Params {
+        limits,
+        mode: Mode::Think,
+        multipv: 1,
+    };
+    // A move time bounds a search that has no depth limit.
+    let start = Instant::now();
+    let out = engine.search(
+        &think(Limits::move_time(Duration::from_millis(200))),
+        MoveFormat::Hub,
+        &|_| {},
+    );
+    assert!(out.best.is_some());
+    assert!(
+        start.elapsed() < Duration::from_secs(5),
+        "{:?}",
+        start.elapsed()
+    );
+    // `stop` ends an unbounded search, which still gives its move.
+    let control = engine.control();
+    engine.prepare(Mode::Analyze);
+    let stopper = std::thread::spawn(move || {
+        std::thread::sleep(Duration::from_millis(200));
+        control.stop();
+    });
+    let start = Instant::now();
+    let infinite = Params {
+        limits: Limits {
+            infinite: true,
+            ..Limits::default()
+        },
+        mode: Mode::Analyze,
+        multipv: 1,
+    };
+    let out = engine.search_prepared(&infinite, MoveFormat::Hub, &|_| {});
+    stopper.join().expect("stopper");
+    assert!(out.best.is_some());
+    assert!(
+        start.elapsed() < Duration::from_secs(5),
+        "{:?}",
+        start.elapsed()
+    );
+}

@@ -19,6 +19,8 @@ use std::time::Instant;
 
 /// Expectimax depth (moves, with a chance node before each) when the limits give none.
 const DEFAULT_DEPTH: u32 = 6;
+/// Deepest search (turns), also when only a time limit bounds it.
+const MAX_DEPTH: u32 = 40;
 
 /// A Gewu game with throws.
 #[derive(Clone)]
@@ -255,7 +257,7 @@ impl Session for GewuDiceSession {
 
     fn search(
         &self,
-        _searcher: &mut Searcher,
+        searcher: &mut Searcher,
         _know: &Knowledge,
         params: &Params,
         _format: MoveFormat,
@@ -265,29 +267,55 @@ impl Session for GewuDiceSession {
         // The engine throws for itself when nobody told it the throw; a copy
         // of the session draws it so that the same position gives the same throw.
         let throw = self.throw.unwrap_or_else(|| self.clone().next_throw());
-        let depth = params.limits.depth.unwrap_or(DEFAULT_DEPTH).clamp(1, 12);
-        let mut ex = Expectimax::new(GewuEval);
-        let (mv, value) = ex.choose(self.current(), throw, depth);
-        let score = (value * 100.0).round() as i32;
-        let best = turn(throw, &mv);
-        let info = Info {
-            depth,
-            mean_depth: f64::from(depth),
-            sel_depth: depth,
-            score,
-            nodes: ex.nodes(),
-            time: start.elapsed(),
-            pv: vec![best.clone()],
-            multipv: 1,
+        // Iterative deepening, so that a time limit or a `stop` ends the
+        // search with the deepest completed choice (depth 1 always completes).
+        let deadline = crate::search::time::allocate(&params.limits)
+            .hard
+            .map(|t| start + t);
+        let max_depth = match params.limits.depth {
+            Some(d) => d.clamp(1, MAX_DEPTH),
+            None if params.limits.is_unbounded() => MAX_DEPTH,
+            None if deadline.is_some() => MAX_DEPTH,
+            None => DEFAULT_DEPTH,
         };
-        report(&info);
+        let control = searcher.control();
+        let nodes_limit = params.limits.nodes;
+        let mut best_found = None;
+        let mut nodes = 0;
+        for depth in 1..=max_depth {
+            let c = control.clone();
+            let mut ex = Expectimax::new(GewuEval)
+                .with_stop(move || c.is_stopped() || deadline.is_some_and(|d| Instant::now() >= d));
+            let (mv, value) = ex.choose(self.current(), throw, depth);
+            nodes += ex.nodes();
+            if ex.stopped() && best_found.is_some() {
+                break;
+            }
+            let score = (value * 100.0).round() as i32;
+            let best = turn(throw, &mv);
+            report(&Info {
+                depth,
+                mean_depth: f64::from(depth),
+                sel_depth: depth,
+                score,
+                nodes,
+                time: start.elapsed(),
+                pv: vec![best.clone()],
+                multipv: 1,
+            });
+            best_found = Some((best, score, depth));
+            if ex.stopped() || nodes_limit.is_some_and(|n| nodes >= n) {
+                break;
+            }
+        }
+        let (best, score, depth) = best_found.unwrap_or_default();
         Outcome {
             stats: Stats::default(),
             best: Some(best.clone()),
             ponder: None,
             score,
             depth,
-            nodes: ex.nodes(),
+            nodes,
             time: start.elapsed(),
             pv: vec![best],
         }

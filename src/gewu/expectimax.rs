@@ -22,12 +22,28 @@ pub const LEAF_SCALE: f64 = 400.0;
 /// The cache is cleared when it grows past this many entries.
 const CACHE_LIMIT: usize = 1 << 22;
 
+/// Nodes between two looks at the stop condition.
+const STOP_CHECK: u64 = 1024;
+
 /// An expectimax searcher with its own cache.
-#[derive(Debug)]
 pub struct Expectimax<E> {
     eval: E,
     cache: HashMap<(u64, u32), f64>,
     nodes: u64,
+    /// Asked every [`STOP_CHECK`] nodes whether to give up (a `stop`, a
+    /// deadline); once it says yes, values are meaningless and not cached.
+    stop: Option<Box<dyn Fn() -> bool + Send>>,
+    stopped: bool,
+}
+
+impl<E: std::fmt::Debug> std::fmt::Debug for Expectimax<E> {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Expectimax")
+            .field("eval", &self.eval)
+            .field("nodes", &self.nodes)
+            .field("stopped", &self.stopped)
+            .finish()
+    }
 }
 
 impl<E: Evaluate<GewuPosition>> Expectimax<E> {
@@ -36,7 +52,22 @@ impl<E: Evaluate<GewuPosition>> Expectimax<E> {
             eval,
             cache: HashMap::new(),
             nodes: 0,
+            stop: None,
+            stopped: false,
         }
+    }
+
+    /// Give up as soon as `stop` says so (checked every few nodes): the
+    /// search then returns at once, and [`Expectimax::stopped`] tells its
+    /// results are not to be used.
+    pub fn with_stop(mut self, stop: impl Fn() -> bool + Send + 'static) -> Self {
+        self.stop = Some(Box::new(stop));
+        self
+    }
+
+    /// Whether the stop condition cut the search short.
+    pub fn stopped(&self) -> bool {
+        self.stopped
     }
 
     /// Nodes visited since creation (chance and choice nodes).
@@ -61,6 +92,15 @@ impl<E: Evaluate<GewuPosition>> Expectimax<E> {
     /// throw, looking `depth` turns ahead.
     pub fn value(&mut self, pos: &GewuPosition, depth: u32) -> f64 {
         self.nodes += 1;
+        if self.nodes % STOP_CHECK == 0
+            && let Some(stop) = &self.stop
+            && stop()
+        {
+            self.stopped = true;
+        }
+        if self.stopped {
+            return 0.0;
+        }
         if let Some(v) = Self::terminal(pos) {
             return v;
         }
@@ -75,6 +115,9 @@ impl<E: Evaluate<GewuPosition>> Expectimax<E> {
             .iter()
             .map(|&t| Throw::PROBABILITY * self.choose(pos, t, depth).1)
             .sum();
+        if self.stopped {
+            return v;
+        }
         if self.cache.len() >= CACHE_LIMIT {
             self.cache.clear();
         }
