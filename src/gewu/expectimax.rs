@@ -92,7 +92,7 @@ impl<E: Evaluate<GewuPosition>> Expectimax<E> {
     /// throw, looking `depth` turns ahead.
     pub fn value(&mut self, pos: &GewuPosition, depth: u32) -> f64 {
         self.nodes += 1;
-        if self.nodes % STOP_CHECK == 0
+        if self.nodes.is_multiple_of(STOP_CHECK)
             && let Some(stop) = &self.stop
             && stop()
         {
