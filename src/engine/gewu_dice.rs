@@ -269,9 +269,10 @@ impl Session for GewuDiceSession {
         let throw = self.throw.unwrap_or_else(|| self.clone().next_throw());
         // Iterative deepening, so that a time limit or a `stop` ends the
         // search with the deepest completed choice (depth 1 always completes).
-        let deadline = crate::search::time::allocate(&params.limits)
-            .hard
-            .map(|t| start + t);
+        let deadlines = crate::search::time::allocate(&params.limits);
+        let deadline = deadlines.hard.map(|t| start + t);
+        // With a clock, no new turn is started after the soft deadline.
+        let soft = deadlines.soft.map(|t| start + t);
         let max_depth = match params.limits.depth {
             Some(d) => d.clamp(1, MAX_DEPTH),
             None if params.limits.is_unbounded() => MAX_DEPTH,
@@ -304,7 +305,10 @@ impl Session for GewuDiceSession {
                 multipv: 1,
             });
             best_found = Some((best, score, depth));
-            if ex.stopped() || nodes_limit.is_some_and(|n| nodes >= n) {
+            if ex.stopped()
+                || nodes_limit.is_some_and(|n| nodes >= n)
+                || soft.is_some_and(|t| Instant::now() >= t)
+            {
                 break;
             }
         }
