@@ -399,7 +399,7 @@ impl PatternWeights {
     /// Read a weights file. Errors name the file.
     pub fn load(path: &Path, expected: Option<Variant>) -> Result<PatternWeights, String> {
         let bytes =
-            std::fs::read(path).map_err(|e| format!("cannot read {}: {e}", path.display()))?;
+            crate::files::read(path).map_err(|e| format!("cannot read {}: {e}", path.display()))?;
         PatternWeights::from_bytes(&bytes, expected).map_err(|e| format!("{}: {e}", path.display()))
     }
 

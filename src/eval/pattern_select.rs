@@ -10,7 +10,7 @@
 
 use super::Evaluator;
 use super::pattern::PatternEval;
-use super::pattern_file::MAGIC;
+use super::pattern_file::{MAGIC, PatternWeights};
 use super::weights::Weights;
 use crate::board::{Position, Rules};
 use crate::game::Evaluate;
@@ -55,10 +55,16 @@ impl EvalChoice {
     pub fn load(path: &Path) -> Result<EvalChoice, String> {
         let bytes =
             crate::files::read(path).map_err(|e| format!("cannot read {}: {e}", path.display()))?;
+        // Parsed from the bytes just read: the file is read once.
+        let named = |e: &dyn std::fmt::Display| format!("{}: {e}", path.display());
         if bytes.starts_with(MAGIC) {
-            PatternEval::load(path).map(EvalChoice::Pattern)
+            let w = PatternWeights::from_bytes(&bytes, None).map_err(|e| named(&e))?;
+            Ok(EvalChoice::Pattern(PatternEval::builtin().with(w)))
         } else {
-            Weights::load(path).map(|w| EvalChoice::V1(Evaluator::new(w)))
+            let text = String::from_utf8(bytes)
+                .map_err(|e| format!("cannot read {}: {e}", path.display()))?;
+            let w = Weights::parse(&text).map_err(|e| named(&e))?;
+            Ok(EvalChoice::V1(Evaluator::new(w)))
         }
     }
 
