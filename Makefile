@@ -33,10 +33,10 @@ test: lint unit pytest
 
 lint:
 	$(CARGO) fmt --all -- --check
-	$(CARGO) clippy --all-targets -- -D warnings
+	$(CARGO) clippy --workspace --all-targets -- -D warnings
 
 unit:
-	$(CARGO) test
+	$(CARGO) test --workspace
 
 # A real Hub client (pydraughts) drives `tiao hub` through complete games.
 $(VENV)/.ready:

@@ -1,24 +1,18 @@
-//! Tiao (跳, "jump"): a draughts engine.
-//!
-//! Layers, from the bottom: `bits` (bitboard words), `board` (geometry,
-//! rules, position, history), `movegen` (legal moves, perft), `notation`
-//! (FEN, Hub, PDN and move text). See `docs/architecture.md`.
+//! Tiao (跳, "jump"): a draughts engine. This crate is the top of the
+//! workspace: the engine (`engine`: sessions, options, the move decision),
+//! the front ends (`protocol`: Hub, DXP, text mode) and the tools (`tools`:
+//! perft, bench, matches, training, book and database builders). The layers
+//! below are crates of their own, re-exported here under their module names
+//! so that the front ends, tools and tests name them as one library. See
+//! `docs/architecture.md`.
 
-pub mod bits;
-pub mod board;
-pub mod book;
-pub mod endgame;
+pub use tiao_core::{bits, files, game, printable, rng};
+pub use tiao_draughts::{board, movegen, notation};
+pub use tiao_gewu as gewu;
+pub use tiao_halma as halma;
+pub use tiao_knowledge::{book, endgame, eval};
+pub use tiao_search as search;
+
 pub mod engine;
-pub mod eval;
-pub mod files;
-pub mod game;
-pub mod gewu;
-pub mod halma;
-pub mod movegen;
-pub mod notation;
-pub mod printable;
 pub mod protocol;
-pub mod rng;
-pub mod search;
 pub mod tools;
-pub mod train;

@@ -2,7 +2,6 @@
 //! and the tools (perft, bench, ...) as subcommands.
 
 use clap::{Parser, Subcommand};
-use tiao::endgame;
 use tiao::protocol::{dxp, hub, text};
 use tiao::tools::{bench, match_runner, perft, tactics};
 
@@ -49,18 +48,18 @@ enum Command {
     /// Opening books: build, import, check, show.
     Book {
         #[command(subcommand)]
-        command: tiao::book::cli::BookCommand,
+        command: tiao::tools::book::BookCommand,
     },
     /// Endgame databases: generate tables, or probe a position.
-    Egdb(endgame::cli::EgdbArgs),
+    Egdb(tiao::tools::egdb::EgdbArgs),
     /// Text mode (the default).
     Text,
     /// Generate training data by self-play (and `merge`, `info`).
-    Datagen(tiao::train::DatagenArgs),
+    Datagen(tiao::tools::train::DatagenArgs),
     /// Fit pattern evaluation weights to training data.
-    Train(tiao::train::TrainArgs),
+    Train(tiao::tools::train::TrainArgs),
     /// Quick in-process match between two evaluations.
-    Duel(tiao::train::DuelArgs),
+    Duel(tiao::tools::train::DuelArgs),
 }
 
 /// A build for newer CPUs (`make build-modern`: POPCNT and BMI2 compiled
@@ -142,14 +141,14 @@ fn main() {
             }
         }
         Some(Command::Tactics(cmd)) => report(tactics::run(&cmd)),
-        Some(Command::Egdb(args)) => report(endgame::cli::run(args)),
-        Some(Command::Book { command }) => report(tiao::book::cli::run(&command)),
+        Some(Command::Egdb(args)) => report(tiao::tools::egdb::run(args)),
+        Some(Command::Book { command }) => report(tiao::tools::book::run(&command)),
         Some(Command::Dxp(args)) => report(dxp::run(&args)),
         Some(Command::Match(args)) => report(match_runner::run(&args)),
         Some(Command::Openings(args)) => report(match_runner::run_openings(&args)),
-        Some(Command::Datagen(args)) => report(tiao::train::run_datagen(&args)),
-        Some(Command::Train(args)) => report(tiao::train::run_train(&args)),
-        Some(Command::Duel(args)) => report(tiao::train::run_duel(&args)),
+        Some(Command::Datagen(args)) => report(tiao::tools::train::run_datagen(&args)),
+        Some(Command::Train(args)) => report(tiao::tools::train::run_train(&args)),
+        Some(Command::Duel(args)) => report(tiao::tools::train::run_duel(&args)),
     };
     std::process::exit(code);
 }

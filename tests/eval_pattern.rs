@@ -14,8 +14,8 @@ use tiao::eval::pattern_select::EvalChoice;
 use tiao::game::Evaluate;
 use tiao::movegen::{MoveList, generate};
 use tiao::search::{Limits, Mode, Params, Root, Searcher};
-use tiao::train::model::Model;
-use tiao::train::rng::Rng;
+use tiao::tools::train::model::Model;
+use tiao::tools::train::rng::Rng;
 
 /// Weights with every table entry random (and still colour-symmetric):
 /// a far harder symmetry test than trained weights, whose entries are

@@ -1351,15 +1351,15 @@ mod weights {
     const PATTERN: [(Variant, &[u8]); 3] = [
         (
             Variant::International,
-            include_bytes!("../src/eval/weights-pattern-international.bin"),
+            include_bytes!("../crates/knowledge/src/eval/weights-pattern-international.bin"),
         ),
         (
             Variant::Brazilian,
-            include_bytes!("../src/eval/weights-pattern-brazilian.bin"),
+            include_bytes!("../crates/knowledge/src/eval/weights-pattern-brazilian.bin"),
         ),
         (
             Variant::Russian,
-            include_bytes!("../src/eval/weights-pattern-russian.bin"),
+            include_bytes!("../crates/knowledge/src/eval/weights-pattern-russian.bin"),
         ),
     ];
 
@@ -1870,7 +1870,7 @@ mod hub_front_end {
                 "set-param name=book value=false",
                 "set-param name=multipv value=3",
                 "set-param name=eval value=v1",
-                "set-param name=eval-file value=src/eval/weights-v1.txt",
+                "set-param name=eval-file value=crates/knowledge/src/eval/weights-v1.txt",
                 "set-param name=book-file value=openings/book-russian.txt",
                 "set-param name=egdb-pieces value=2",
                 "pos pos=\"W:WWWWW.........BBBBB:Thei\"",

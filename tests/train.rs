@@ -9,12 +9,12 @@ use playout_support::random_positions;
 use tiao::board::{International, Position, Variant};
 use tiao::eval::features::{Feature, features, phase};
 use tiao::eval::pattern::PatternEval;
-use tiao::train::data::{self, ChunkHeader, DECISIVE, Dataset, Record, THREATENED};
-use tiao::train::datagen::{self, DatagenConfig, Player};
-use tiao::train::model::Model;
-use tiao::train::plot::loss_svg;
-use tiao::train::rng::Rng;
-use tiao::train::trainer::{self, TrainConfig};
+use tiao::tools::train::data::{self, ChunkHeader, DECISIVE, Dataset, Record, THREATENED};
+use tiao::tools::train::datagen::{self, DatagenConfig, Player};
+use tiao::tools::train::model::Model;
+use tiao::tools::train::plot::loss_svg;
+use tiao::tools::train::rng::Rng;
+use tiao::tools::train::trainer::{self, TrainConfig};
 
 fn temp_path(name: &str) -> std::path::PathBuf {
     std::env::temp_dir().join(format!("tiao-train-{}-{name}", std::process::id()))

@@ -1,7 +1,12 @@
-//! Command-line tools around the engine: perft and bench (and, in their own
-//! modules, the match runner and the data and book builders).
+//! Command-line tools around the engine: perft, bench, the tactics suite,
+//! the match runner, the training pipeline (`train`: datagen, train,
+//! duel), and the opening-book and endgame-database builders
+//! (`book`, `egdb`: the commands over the builders in `tiao-knowledge`).
 
 pub mod bench;
+pub mod book;
+pub mod egdb;
 pub mod match_runner;
 pub mod perft;
 pub mod tactics;
+pub mod train;

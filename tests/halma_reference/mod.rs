@@ -2,7 +2,7 @@
 //! Independent, deliberately simple reference move generator for Halma.
 //!
 //! Used by the differential test in `tests/halma.rs` to check the bitboard
-//! generator in `src/halma/`. It shares no code with `src/`: the board is a
+//! generator in `crates/halma/`. It shares no code with the engine's crates: the board is a
 //! plain 2D array indexed `[file][rank]`, steps are tried one direction at a
 //! time, and jump destinations are found by a textbook breadth-first search
 //! over single jumps with a queue and a visited array. Rules:

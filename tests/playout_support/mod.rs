@@ -3,7 +3,7 @@
 
 use tiao::board::{Game, Position, Rules};
 use tiao::movegen::{MoveList, generate};
-use tiao::train::rng::Rng;
+use tiao::tools::train::rng::Rng;
 
 /// `count` positions from random play-outs of up to 200 plies (about one
 /// position in three kept), reproducible from `seed`.

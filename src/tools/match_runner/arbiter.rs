@@ -422,19 +422,17 @@ pub fn play_game(
     }
 }
 
-/// The arbiter's throws for Gewu with throws (xorshift, seeded per opening).
-struct Dice(u64);
+/// The arbiter's throws for Gewu with throws, seeded per opening.
+struct Dice(crate::rng::Rng);
 
 impl Dice {
     fn new(seed: u64) -> Dice {
-        Dice(seed | 1)
+        Dice(crate::rng::Rng::new(seed))
     }
 
     fn throw(&mut self) -> &'static str {
-        self.0 ^= self.0 << 13;
-        self.0 ^= self.0 >> 7;
-        self.0 ^= self.0 << 17;
-        crate::gewu::Throw::from_random(self.0).name()
+        // The high bits are SplitMix64's best as everywhere; a face is 1 in 4.
+        crate::gewu::Throw::from_random(self.0.next_u64() >> 32).name()
     }
 }
 

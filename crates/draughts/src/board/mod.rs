@@ -1,0 +1,22 @@
+//! The board: geometry and bit layout, rule sets, pieces, moves, the
+//! position, Zobrist keys and the game history with its draw rules.
+
+mod diagram;
+mod geometry;
+pub mod history;
+mod moves;
+mod piece;
+mod position;
+mod variant;
+pub mod zobrist;
+
+pub use diagram::diagram;
+pub use geometry::{B8, B10, B12, Dir, Geometry};
+pub use history::{DrawCounters, DrawReason, Game, Outcome};
+pub use moves::Move;
+pub use piece::{Colour, Piece};
+pub use position::{Position, PositionError, Word};
+pub use variant::{
+    Brazilian, Canadian, DrawRules, EndgameKind, EndgameRule, International, Rules, Russian,
+    SquareStyle, UnknownVariant, Variant,
+};

@@ -1,0 +1,210 @@
+//! The pattern evaluation: weight tables indexed by the contents of
+//! overlapping 4x4 regions of the board (`pattern_layout.rs`), plus the
+//! terms a region cannot see (material, runaway men, tempo, king mobility,
+//! the side to move: `pattern_dense.rs`), interpolated between middle game
+//! and endgame by the number of pieces. The weights are fitted to game results by
+//! `tiao train` and stored in `weights-pattern-<variant>.bin`
+//! (`pattern_file.rs`).
+//!
+//! Each region's table holds both players' views at once: the trainer sets
+//! entry `i` of a region to (White's value of the configuration) minus
+//! (Black's value of the same squares seen from Black's side), so one
+//! lookup per region serves both colours and the evaluation of the board
+//! turned half a turn with colours swapped is exactly the negation.
+//!
+//! Variants without pattern weights (Canadian, or one whose file failed to
+//! load) are evaluated by v1, so this evaluator can always replace v1.
+
+use super::Evaluator;
+use super::features::phase;
+use super::pattern_dense::{self, DENSE, NAMES};
+use super::pattern_file::{PatternWeights, SCALE};
+use super::pattern_layout::{CONFIGS, RowPairs};
+use std::sync::Arc;
+use tiao_core::bits::BitWord;
+use tiao_core::game::Evaluate;
+use tiao_draughts::board::{Colour, Position, Rules, Variant};
+
+/// The built-in weights files, compiled in.
+const BUILTIN: [(Variant, &[u8]); 3] = [
+    (
+        Variant::International,
+        include_bytes!("weights-pattern-international.bin"),
+    ),
+    (
+        Variant::Russian,
+        include_bytes!("weights-pattern-russian.bin"),
+    ),
+    (
+        Variant::Brazilian,
+        include_bytes!("weights-pattern-brazilian.bin"),
+    ),
+];
+
+/// The pattern evaluator for every draughts variant.
+#[derive(Clone, Debug)]
+pub struct PatternEval {
+    /// Weights per variant (indexed like `Variant::ALL`); `None`: use v1.
+    nets: [Option<Arc<PatternWeights>>; 4],
+    /// Evaluation v1, for variants without pattern weights.
+    v1: Evaluator,
+}
+
+/// One line of an evaluation breakdown (White's view).
+#[derive(Clone, Debug, PartialEq)]
+pub struct PatternTerm {
+    pub name: &'static str,
+    /// The term's count (White minus Black); 1 for the pattern sum.
+    pub value: i32,
+    /// Contribution in centi-men, at the position's phase.
+    pub score: i32,
+}
+
+impl Default for PatternEval {
+    /// The built-in weights.
+    fn default() -> Self {
+        PatternEval::builtin()
+    }
+}
+
+fn slot(v: Variant) -> usize {
+    Variant::ALL.iter().position(|&x| x == v).unwrap_or(0)
+}
+
+impl PatternEval {
+    /// No pattern weights at all: every variant evaluates like v1.
+    pub fn v1_only() -> Self {
+        PatternEval {
+            nets: [None, None, None, None],
+            v1: Evaluator::default(),
+        }
+    }
+
+    /// The weights compiled into the binary. The shipped files are tested
+    /// to load; should one not, its variant falls back to v1.
+    pub fn builtin() -> Self {
+        let mut e = PatternEval::v1_only();
+        for (v, bytes) in BUILTIN {
+            if let Ok(w) = PatternWeights::from_bytes(bytes, Some(v)) {
+                e.nets[slot(v)] = Some(Arc::new(w));
+            }
+        }
+        e
+    }
+
+    /// The built-in weights with one variant's replaced by a file; the
+    /// variant is the file's own. On an error nothing is replaced and the
+    /// caller keeps the evaluation it had.
+    pub fn load(path: &std::path::Path) -> Result<Self, String> {
+        let w = PatternWeights::load(path, None)?;
+        Ok(PatternEval::builtin().with(w))
+    }
+
+    /// This evaluator with `w` for its variant.
+    pub fn with(mut self, w: PatternWeights) -> Self {
+        let v = w.variant;
+        self.nets[slot(v)] = Some(Arc::new(w));
+        self
+    }
+
+    /// This evaluator with no pattern weights for `v` (v1 evaluates it).
+    pub fn without(mut self, v: Variant) -> Self {
+        self.nets[slot(v)] = None;
+        self
+    }
+
+    /// The weights used for a variant, if any.
+    pub fn weights(&self, v: Variant) -> Option<&PatternWeights> {
+        self.nets[slot(v)].as_deref()
+    }
+
+    /// The evaluation in centi-men, White's view.
+    #[inline]
+    pub fn white_score<R: Rules>(&self, pos: &Position<R>) -> i32 {
+        match &self.nets[slot(R::VARIANT)] {
+            Some(w) => score(w, pos),
+            None => self.v1.white_score(pos),
+        }
+    }
+
+    /// The terms of the evaluation (White's view): the pattern sum, then
+    /// each dense term. They add up to `white_score` up to rounding.
+    pub fn terms<R: Rules>(&self, pos: &Position<R>) -> Vec<PatternTerm> {
+        let Some(w) = self.weights(R::VARIANT) else {
+            return self
+                .v1
+                .terms(pos)
+                .into_iter()
+                .map(|t| PatternTerm {
+                    name: t.feature.name(),
+                    value: t.value,
+                    score: t.score,
+                })
+                .collect();
+        };
+        let p = phase(pos);
+        let mix = |mg: i32, eg: i32| mix(mg, eg, p);
+        let (mg, eg) = pattern_sum(w, pos);
+        let mut out = vec![PatternTerm {
+            name: "patterns",
+            value: 1,
+            score: mix(mg, eg),
+        }];
+        let f = pattern_dense::dense(pos);
+        for (i, &name) in NAMES.iter().enumerate() {
+            let (a, b) = w.dense[i];
+            out.push(PatternTerm {
+                name,
+                value: f[i],
+                score: mix(f[i] * a, f[i] * b),
+            });
+        }
+        out
+    }
+}
+
+/// Middle-game and endgame values blended by phase (256: full board), in
+/// centi-men. Division truncates towards zero, so a negated input gives
+/// exactly the negated output.
+#[inline(always)]
+fn mix(mg: i32, eg: i32, phase: i32) -> i32 {
+    let v = i64::from(mg) * i64::from(phase) + i64::from(eg) * i64::from(256 - phase);
+    (v / (256 * i64::from(SCALE))) as i32
+}
+
+/// The sum of the region tables, middle game and endgame, in table units.
+#[inline(always)]
+fn pattern_sum<R: Rules>(w: &PatternWeights, pos: &Position<R>) -> (i32, i32) {
+    // Supported boards fit a u64 word (checked when the weights were loaded).
+    let white = pos.men(Colour::White).to_u128() as u64;
+    let black = pos.men(Colour::Black).to_u128() as u64;
+    let rows = RowPairs::new::<R::G>(white, black);
+    let (mut mg, mut eg) = (0i32, 0i32);
+    for (region, table) in w.layout.regions.iter().zip(w.tables.chunks_exact(CONFIGS)) {
+        let e = table[region.index_from(&rows)];
+        mg += i32::from(e.mg);
+        eg += i32::from(e.eg);
+    }
+    (mg, eg)
+}
+
+/// The evaluation with weights `w`, centi-men, White's view.
+#[inline]
+fn score<R: Rules>(w: &PatternWeights, pos: &Position<R>) -> i32 {
+    let (mut mg, mut eg) = pattern_sum(w, pos);
+    let f = pattern_dense::dense(pos);
+    for (v, &(a, b)) in f.iter().zip(&w.dense) {
+        mg += v * a;
+        eg += v * b;
+    }
+    debug_assert_eq!(f.len(), DENSE);
+    mix(mg, eg, phase(pos))
+}
+
+impl<R: Rules> Evaluate<Position<R>> for PatternEval {
+    #[inline]
+    fn evaluate(&self, pos: &Position<R>) -> i32 {
+        let s = self.white_score(pos);
+        if pos.side() == Colour::White { s } else { -s }
+    }
+}

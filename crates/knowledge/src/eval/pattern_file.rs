@@ -1,0 +1,474 @@
+//! The pattern weights of one variant and their binary file
+//! (`weights-pattern-<variant>.bin`), written by `tiao train` and read by the
+//! engine.
+//!
+//! Layout, little-endian:
+//!
+//! ```text
+//! offset  size  field
+//!      0     8  magic "TIAOPATW"
+//!      8     2  format version (1)
+//!     10     1  variant (0 international, 1 brazilian, 2 russian, 3 canadian)
+//!     11     1  reserved (0)
+//!     12     2  regions R (must match the layout compiled in for the variant)
+//!     14     2  squares per region (8)
+//!     16     2  dense terms D (must be 6)
+//!     18     2  scale: table units per centi-man (8)
+//!     20     4  K: the logistic scale fitted in training (f32; information)
+//!     24     4  note length N
+//!     28     N  note (UTF-8: how the weights were trained)
+//!   28+N  R*6561*4   tables: per region, per configuration, mg and eg (i16 each)
+//!      .   D*8  dense weights: per term, mg and eg (i32 each)
+//!      .     8  checksum: FNV-1a 64 of every byte before it
+//! ```
+//!
+//! Reading checks everything a damaged or foreign file could get wrong and
+//! says which check failed; the engine keeps its current evaluation then.
+
+use super::features::Feature;
+use super::pattern_dense;
+use super::pattern_layout::{CONFIGS, Layout, REGION_SQUARES, SWAP};
+use super::weights::Weights;
+use std::fmt;
+use std::path::Path;
+use tiao_draughts::board::Variant;
+
+/// The file's first bytes.
+pub const MAGIC: &[u8; 8] = b"TIAOPATW";
+/// The format version this build reads and writes.
+pub const VERSION: u16 = 1;
+/// Dense terms (see `pattern_dense.rs`).
+pub const DENSE: usize = pattern_dense::DENSE;
+/// Table units per centi-man: patterns are stored finer than a centi-man,
+/// since many small contributions add up.
+pub const SCALE: i32 = 8;
+/// Bytes before the note.
+const FIXED_HEADER: usize = 28;
+/// Largest dense weight a file may give, in table units: a won game
+/// (10,000 centi-men) per unit of the term. The evaluation multiplies a
+/// weight by its term (a few hundred at most) and adds the region tables in
+/// `i32`; a larger weight would overflow there, and means nothing anyway.
+pub const MAX_DENSE: i32 = 10_000 * SCALE;
+
+/// Middle-game and endgame weight of one table entry, in 1/SCALE centi-men.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Entry {
+    pub mg: i16,
+    pub eg: i16,
+}
+
+/// The pattern weights of one variant.
+#[derive(Clone, Debug, PartialEq)]
+pub struct PatternWeights {
+    pub variant: Variant,
+    pub layout: Layout,
+    /// `tables[r * CONFIGS + i]`: region `r` in configuration `i`, White's
+    /// view. Colour symmetry holds exactly: the rotated region in the
+    /// swapped configuration has the negated entry.
+    pub tables: Vec<Entry>,
+    /// Middle-game and endgame weight of each dense term, in 1/SCALE centi-men.
+    pub dense: [(i32, i32); DENSE],
+    /// The logistic scale of training (centi-men); information only.
+    pub k: f32,
+    /// How the weights were made.
+    pub note: String,
+}
+
+/// Why a weights file cannot be used.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum PatternFileError {
+    /// The file could not be read or written.
+    Io(String),
+    /// Shorter than its header or than the sizes its header gives.
+    Truncated {
+        needed: usize,
+        found: usize,
+    },
+    /// Not a pattern weights file.
+    BadMagic,
+    UnsupportedVersion(u16),
+    UnknownVariant(u8),
+    /// A file for another variant than the one asked for.
+    WrongVariant {
+        expected: Variant,
+        found: Variant,
+    },
+    /// The pattern evaluation does not support this variant's board.
+    UnsupportedBoard(Variant),
+    /// The header's shape does not match the layout compiled in.
+    Shape(String),
+    /// Bytes after the checksum.
+    TrailingBytes(usize),
+    ChecksumMismatch {
+        stored: u64,
+        computed: u64,
+    },
+    /// The tables break colour symmetry: the file was not made by `tiao train`.
+    NotSymmetric {
+        region: usize,
+        index: usize,
+    },
+    BadNote,
+    /// A dense weight beyond [`MAX_DENSE`].
+    DenseOutOfRange {
+        term: usize,
+        value: i32,
+    },
+}
+
+impl fmt::Display for PatternFileError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            PatternFileError::Io(e) => write!(f, "{e}"),
+            PatternFileError::Truncated { needed, found } => write!(
+                f,
+                "truncated pattern weights file: {found} bytes, at least {needed} needed"
+            ),
+            PatternFileError::BadMagic => {
+                write!(f, "not a pattern weights file (no TIAOPATW header)")
+            }
+            PatternFileError::UnsupportedVersion(v) => write!(
+                f,
+                "pattern weights format version {v}; this build reads version {VERSION}"
+            ),
+            PatternFileError::UnknownVariant(v) => write!(f, "unknown variant code {v}"),
+            PatternFileError::WrongVariant { expected, found } => {
+                write!(f, "weights for {found}, but {expected} was asked for")
+            }
+            PatternFileError::UnsupportedBoard(v) => {
+                write!(f, "the pattern evaluation does not support {v}")
+            }
+            PatternFileError::Shape(s) => write!(f, "layout mismatch: {s}"),
+            PatternFileError::TrailingBytes(n) => {
+                write!(f, "{n} unexpected bytes after the checksum")
+            }
+            PatternFileError::ChecksumMismatch { stored, computed } => write!(
+                f,
+                "checksum mismatch (stored {stored:016x}, computed {computed:016x}): the file is corrupt"
+            ),
+            PatternFileError::NotSymmetric { region, index } => write!(
+                f,
+                "region {region} configuration {index} breaks colour symmetry: the file is corrupt"
+            ),
+            PatternFileError::BadNote => write!(f, "the note is not UTF-8: the file is corrupt"),
+            PatternFileError::DenseOutOfRange { term, value } => write!(
+                f,
+                "the {} weight {value} is beyond ±{MAX_DENSE} (a won game per unit): the file is corrupt",
+                pattern_dense::NAMES.get(*term).copied().unwrap_or("dense")
+            ),
+        }
+    }
+}
+
+impl std::error::Error for PatternFileError {}
+
+/// FNV-1a, 64 bits: a checksum against damage (not against tampering).
+pub fn fnv1a64(bytes: &[u8]) -> u64 {
+    let mut h: u64 = 0xcbf2_9ce4_8422_2325;
+    for &b in bytes {
+        h ^= u64::from(b);
+        h = h.wrapping_mul(0x0000_0100_0000_01b3);
+    }
+    h
+}
+
+/// The byte code of a variant in the files of this module and `train`.
+pub fn variant_code(v: Variant) -> u8 {
+    Variant::ALL.iter().position(|&x| x == v).unwrap_or(0) as u8
+}
+
+/// The variant of a byte code.
+pub fn variant_of_code(c: u8) -> Option<Variant> {
+    Variant::ALL.get(c as usize).copied()
+}
+
+/// A little-endian reader over a byte slice that reports truncation.
+struct Reader<'a> {
+    bytes: &'a [u8],
+    at: usize,
+}
+
+impl<'a> Reader<'a> {
+    fn take(&mut self, n: usize) -> Result<&'a [u8], PatternFileError> {
+        let end = self.at.checked_add(n).filter(|&e| e <= self.bytes.len());
+        match end {
+            Some(end) => {
+                let s = &self.bytes[self.at..end];
+                self.at = end;
+                Ok(s)
+            }
+            None => Err(PatternFileError::Truncated {
+                needed: self.at.saturating_add(n),
+                found: self.bytes.len(),
+            }),
+        }
+    }
+    fn array<const N: usize>(&mut self) -> Result<[u8; N], PatternFileError> {
+        let mut a = [0u8; N];
+        a.copy_from_slice(self.take(N)?);
+        Ok(a)
+    }
+    fn u8(&mut self) -> Result<u8, PatternFileError> {
+        Ok(self.array::<1>()?[0])
+    }
+    fn u16(&mut self) -> Result<u16, PatternFileError> {
+        Ok(u16::from_le_bytes(self.array()?))
+    }
+    fn u32(&mut self) -> Result<u32, PatternFileError> {
+        Ok(u32::from_le_bytes(self.array()?))
+    }
+    fn i32(&mut self) -> Result<i32, PatternFileError> {
+        Ok(i32::from_le_bytes(self.array()?))
+    }
+    fn u64(&mut self) -> Result<u64, PatternFileError> {
+        Ok(u64::from_le_bytes(self.array()?))
+    }
+}
+
+impl PatternWeights {
+    /// Empty tables and the v1 weights of the dense terms that v1 also
+    /// has (material, tempo, runaways, king mobility): the starting point
+    /// of the first training.
+    pub fn from_v1(variant: Variant, v1: &Weights) -> Result<PatternWeights, PatternFileError> {
+        let layout =
+            Layout::for_variant(variant).ok_or(PatternFileError::UnsupportedBoard(variant))?;
+        let mut dense = [(0, 0); DENSE];
+        let set = v1.for_variant(variant);
+        for (i, f) in [
+            (pattern_dense::MAN, Feature::Man),
+            (pattern_dense::KING, Feature::King),
+            (pattern_dense::TEMPO, Feature::Tempo),
+            (pattern_dense::RUNAWAY, Feature::Runaway),
+            (pattern_dense::KING_MOBILITY, Feature::KingMobility),
+        ] {
+            let w = set.0[f as usize];
+            dense[i] = (w.mg * SCALE, w.eg * SCALE);
+        }
+        Ok(PatternWeights {
+            variant,
+            tables: vec![Entry::default(); layout.len() * CONFIGS],
+            layout,
+            dense,
+            k: 0.0,
+            note: "v1 weights of the dense terms, no patterns".into(),
+        })
+    }
+
+    /// The file's bytes.
+    pub fn to_bytes(&self) -> Vec<u8> {
+        let mut out = Vec::with_capacity(FIXED_HEADER + self.tables.len() * 4 + 256);
+        out.extend_from_slice(MAGIC);
+        out.extend_from_slice(&VERSION.to_le_bytes());
+        out.push(variant_code(self.variant));
+        out.push(0);
+        out.extend_from_slice(&(self.layout.len() as u16).to_le_bytes());
+        out.extend_from_slice(&(REGION_SQUARES as u16).to_le_bytes());
+        out.extend_from_slice(&(DENSE as u16).to_le_bytes());
+        out.extend_from_slice(&(SCALE as u16).to_le_bytes());
+        out.extend_from_slice(&self.k.to_le_bytes());
+        out.extend_from_slice(&(self.note.len() as u32).to_le_bytes());
+        out.extend_from_slice(self.note.as_bytes());
+        for e in &self.tables {
+            out.extend_from_slice(&e.mg.to_le_bytes());
+            out.extend_from_slice(&e.eg.to_le_bytes());
+        }
+        for &(mg, eg) in &self.dense {
+            out.extend_from_slice(&mg.to_le_bytes());
+            out.extend_from_slice(&eg.to_le_bytes());
+        }
+        let sum = fnv1a64(&out);
+        out.extend_from_slice(&sum.to_le_bytes());
+        out
+    }
+
+    /// Read weights from a file's bytes. With `expected`, a file for another
+    /// variant is an error.
+    pub fn from_bytes(
+        bytes: &[u8],
+        expected: Option<Variant>,
+    ) -> Result<PatternWeights, PatternFileError> {
+        let mut r = Reader { bytes, at: 0 };
+        if r.array::<8>()? != *MAGIC {
+            return Err(PatternFileError::BadMagic);
+        }
+        let version = r.u16()?;
+        if version != VERSION {
+            return Err(PatternFileError::UnsupportedVersion(version));
+        }
+        let code = r.u8()?;
+        let variant = variant_of_code(code).ok_or(PatternFileError::UnknownVariant(code))?;
+        if let Some(e) = expected
+            && e != variant
+        {
+            return Err(PatternFileError::WrongVariant {
+                expected: e,
+                found: variant,
+            });
+        }
+        let _reserved = r.u8()?;
+        let layout =
+            Layout::for_variant(variant).ok_or(PatternFileError::UnsupportedBoard(variant))?;
+        let (regions, squares, dense_n, scale) = (r.u16()?, r.u16()?, r.u16()?, r.u16()?);
+        if regions as usize != layout.len()
+            || squares as usize != REGION_SQUARES
+            || dense_n as usize != DENSE
+            || i32::from(scale) != SCALE
+        {
+            return Err(PatternFileError::Shape(format!(
+                "file has {regions} regions of {squares} squares, {dense_n} dense terms, scale {scale}; \
+                 this build expects {} regions of {REGION_SQUARES} squares, {DENSE} dense terms, scale {SCALE}",
+                layout.len()
+            )));
+        }
+        let k = f32::from_le_bytes(r.array()?);
+        let note_len = r.u32()? as usize;
+        // Check the whole length before reading the body, so a truncated
+        // file reports its size rather than a field deep inside.
+        let body = layout.len() * CONFIGS * 4 + DENSE * 8 + 8;
+        let needed = FIXED_HEADER.saturating_add(note_len).saturating_add(body);
+        if bytes.len() < needed {
+            return Err(PatternFileError::Truncated {
+                needed,
+                found: bytes.len(),
+            });
+        }
+        if bytes.len() > needed {
+            return Err(PatternFileError::TrailingBytes(bytes.len() - needed));
+        }
+        let computed = fnv1a64(&bytes[..needed - 8]);
+        let stored = u64::from_le_bytes(bytes[needed - 8..].try_into().map_err(|_| {
+            PatternFileError::Truncated {
+                needed,
+                found: bytes.len(),
+            }
+        })?);
+        if stored != computed {
+            return Err(PatternFileError::ChecksumMismatch { stored, computed });
+        }
+        let note = std::str::from_utf8(r.take(note_len)?)
+            .map_err(|_| PatternFileError::BadNote)?
+            .to_string();
+        let raw = r.take(layout.len() * CONFIGS * 4)?;
+        let tables: Vec<Entry> = raw
+            .chunks_exact(4)
+            .map(|c| Entry {
+                mg: i16::from_le_bytes([c[0], c[1]]),
+                eg: i16::from_le_bytes([c[2], c[3]]),
+            })
+            .collect();
+        let mut dense = [(0, 0); DENSE];
+        for (term, d) in dense.iter_mut().enumerate() {
+            *d = (r.i32()?, r.i32()?);
+            for value in [d.0, d.1] {
+                if !(-MAX_DENSE..=MAX_DENSE).contains(&value) {
+                    return Err(PatternFileError::DenseOutOfRange { term, value });
+                }
+            }
+        }
+        let _checksum = r.u64()?;
+        let w = PatternWeights {
+            variant,
+            layout,
+            tables,
+            dense,
+            k,
+            note,
+        };
+        w.check_symmetry()?;
+        Ok(w)
+    }
+
+    /// Whether the tables are exactly colour-symmetric: entry `i` of region
+    /// `r` is the negation of entry `SWAP[i]` of the rotated region.
+    pub fn check_symmetry(&self) -> Result<(), PatternFileError> {
+        for (r, &rot) in self.layout.rotated.iter().enumerate() {
+            for (i, &j) in SWAP.iter().enumerate() {
+                let a = self.tables[r * CONFIGS + i];
+                let b = self.tables[rot * CONFIGS + j as usize];
+                if i32::from(a.mg) != -i32::from(b.mg) || i32::from(a.eg) != -i32::from(b.eg) {
+                    return Err(PatternFileError::NotSymmetric {
+                        region: r,
+                        index: i,
+                    });
+                }
+            }
+        }
+        Ok(())
+    }
+
+    /// Read a weights file. Errors name the file.
+    pub fn load(path: &Path, expected: Option<Variant>) -> Result<PatternWeights, String> {
+        let bytes = tiao_core::files::read(path)
+            .map_err(|e| format!("cannot read {}: {e}", path.display()))?;
+        PatternWeights::from_bytes(&bytes, expected).map_err(|e| format!("{}: {e}", path.display()))
+    }
+
+    /// Write a weights file (through a temporary file, so a crash never
+    /// leaves a half-written file under the final name).
+    pub fn save(&self, path: &Path) -> Result<(), String> {
+        let tmp = path.with_extension("bin.tmp");
+        std::fs::write(&tmp, self.to_bytes())
+            .and_then(|_| std::fs::rename(&tmp, path))
+            .map_err(|e| format!("cannot write {}: {e}", path.display()))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    const INTERNATIONAL: &[u8] = include_bytes!("weights-pattern-international.bin");
+
+    /// The file with dense weight `k` (0..12: mg and eg of each term) set
+    /// to `value`, its checksum made right.
+    fn with_dense(k: usize, value: i32) -> Vec<u8> {
+        let mut b = INTERNATIONAL.to_vec();
+        let at = b.len() - 8 - DENSE * 8 + 4 * k;
+        b[at..at + 4].copy_from_slice(&value.to_le_bytes());
+        let n = b.len() - 8;
+        let sum = fnv1a64(&b[..n]);
+        b[n..].copy_from_slice(&sum.to_le_bytes());
+        b
+    }
+
+    #[test]
+    fn dense_weights_beyond_a_won_game_are_rejected() {
+        for (k, value) in [
+            (0, i32::MAX),
+            (5, i32::MIN),
+            (9, MAX_DENSE + 1),
+            (11, -MAX_DENSE - 1),
+        ] {
+            let e = PatternWeights::from_bytes(&with_dense(k, value), None).expect_err("too large");
+            assert_eq!(e, PatternFileError::DenseOutOfRange { term: k / 2, value });
+            assert!(e.to_string().contains(pattern_dense::NAMES[k / 2]), "{e}");
+        }
+        for (k, value) in [(0, MAX_DENSE), (3, -MAX_DENSE)] {
+            PatternWeights::from_bytes(&with_dense(k, value), None).expect("within bounds");
+        }
+    }
+
+    #[test]
+    fn the_largest_weights_evaluate_any_position_without_overflow() {
+        use crate::eval::pattern::PatternEval;
+        use tiao_draughts::board::{Brazilian, International, Rules, Russian};
+        fn check<R: Rules>(sign: i32) {
+            let v = R::VARIANT;
+            let mut w = PatternWeights::from_v1(v, &Weights::builtin()).expect("a supported board");
+            let t = if sign > 0 { i16::MAX } else { i16::MIN };
+            w.tables
+                .iter_mut()
+                .for_each(|e| *e = Entry { mg: t, eg: t });
+            w.dense = [(sign * MAX_DENSE, sign * MAX_DENSE); DENSE];
+            let e = PatternEval::builtin().with(w);
+            for p in crate::eval::extreme_positions::<R>() {
+                e.white_score(&p);
+            }
+        }
+        for sign in [1, -1] {
+            check::<International>(sign);
+            check::<Brazilian>(sign);
+            check::<Russian>(sign);
+        }
+    }
+}

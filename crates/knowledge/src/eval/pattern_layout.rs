@@ -1,0 +1,342 @@
+//! The regions of the board that the pattern evaluation reads, and how a
+//! region's contents become a table index.
+//!
+//! A region is a 4x4 block of the board: 4 rows and 4 files, so 8 dark
+//! squares, 2 in each row. Blocks start on every row and on every second
+//! file, and overlap; the set is closed under the half turn of the board
+//! (which maps a block onto another block), which is what makes the
+//! evaluation exactly colour-symmetric (see `pattern.rs`).
+//!
+//! Each square is empty, a white man or a black man (kings read as empty:
+//! material, mobility and the rest of the king terms come from the hand-set
+//! features), so a region has 3^8 = 6561 configurations. Its index is
+//! `sum(state(square j) * 3^j)` over the squares in reading order (rows from
+//! the top, left to right). It is computed without a loop over squares: the
+//! two squares of a row in a block are adjacent bits of the board word (the
+//! layout keeps a row's squares contiguous), so four shifts gather the
+//! block's men of one colour into an 8-bit number, and a 256-entry table
+//! turns those bits into base-3 digits (`Region::index`, used by training).
+//!
+//! The engine, which evaluates all regions of a position at once, shares
+//! that work between the regions (`RowPairs`): each row is read once as a
+//! base-3 number, and a table gives the values of its pairs of neighbouring
+//! squares; a region's index is then four of those pair values, one per
+//! row, as the digits of a base-9 number. That is a third of the operations
+//! of gathering every region's bits separately.
+
+use tiao_draughts::board::{Geometry, Variant};
+
+/// Dark squares in a region.
+pub const REGION_SQUARES: usize = 8;
+/// Configurations of a region: 3 states per square.
+pub const CONFIGS: usize = 6561;
+/// Rows and files of a region.
+const REGION_SIZE: u32 = 4;
+/// Files between the left edges of neighbouring regions.
+const FILE_STRIDE: u32 = 1;
+
+/// `TERNARY[b]`: the bits of `b` read as base-3 digits (bit j gives 3^j).
+pub const TERNARY: [u16; 256] = {
+    let mut t = [0u16; 256];
+    let mut b = 0;
+    while b < 256 {
+        let mut v = 0u16;
+        let mut p = 1u16;
+        let mut j = 0;
+        while j < REGION_SQUARES {
+            if b & (1 << j) != 0 {
+                v += p;
+            }
+            p *= 3;
+            j += 1;
+        }
+        t[b] = v;
+        b += 1;
+    }
+    t
+};
+
+/// `SWAP[i]`: the configuration seen from the other side of the board: the
+/// squares in reverse order (the half turn reverses reading order) and the
+/// colours exchanged.
+pub static SWAP: [u16; CONFIGS] = {
+    let mut t = [0u16; CONFIGS];
+    let mut i = 0;
+    while i < CONFIGS {
+        let mut digits = [0usize; REGION_SQUARES];
+        let mut x = i;
+        let mut j = 0;
+        while j < REGION_SQUARES {
+            digits[j] = x % 3;
+            x /= 3;
+            j += 1;
+        }
+        let mut v = 0usize;
+        let mut j = REGION_SQUARES;
+        while j > 0 {
+            j -= 1;
+            // Digit j of the swapped index is digit 7 - j of this one, with
+            // white (1) and black (2) exchanged.
+            let d = digits[REGION_SQUARES - 1 - j];
+            let d = if d == 0 { 0 } else { 3 - d };
+            v = v * 3 + d;
+        }
+        t[i] = v as u16;
+        i += 1;
+    }
+    t
+};
+
+/// One region: where it lies and how to gather its squares.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Region {
+    /// Top row and left file of the block (row 0 is Black's back row).
+    pub top: u32,
+    pub left: u32,
+    /// For each of the 4 rows, the bit index of the left one of its two
+    /// dark squares (the right one is the next bit).
+    pub shifts: [u32; 4],
+    /// The 0-based square indices of the 8 squares, in reading order.
+    pub squares: [u32; REGION_SQUARES],
+    /// For each of the 4 rows, where its pair value is in `RowPairs`:
+    /// `4 * row + j`, j the left square's place in its row.
+    pub pairs: [u8; 4],
+}
+
+impl Region {
+    /// The index of the region's configuration: `white` and `black` are the
+    /// men of each colour as board words.
+    #[inline(always)]
+    pub fn index(&self, white: u64, black: u64) -> usize {
+        let s = &self.shifts;
+        let gather = |x: u64| {
+            (((x >> s[0]) & 3)
+                | (((x >> s[1]) & 3) << 2)
+                | (((x >> s[2]) & 3) << 4)
+                | (((x >> s[3]) & 3) << 6)) as usize
+        };
+        TERNARY[gather(white)] as usize + 2 * TERNARY[gather(black)] as usize
+    }
+
+    /// The same index as [`Region::index`], from the board's pair values.
+    #[inline(always)]
+    pub fn index_from(&self, rows: &RowPairs) -> usize {
+        let v = |k: usize| rows.0[self.pairs[k] as usize] as usize;
+        v(0) + 9 * v(1) + 81 * v(2) + 729 * v(3)
+    }
+}
+
+/// Most dark squares in a row of a supported board (10x10).
+const MAX_HALF: usize = 5;
+/// Most rows of a supported board.
+const MAX_ROWS: usize = 10;
+
+/// `PAIRS[t]`: for a row whose contents read `t` in base 3 (digit i: the
+/// row's i-th dark square from the left), byte j is the value of squares j
+/// and j + 1 as a region reads them: `digit j + 3 * digit (j + 1)`.
+static PAIRS: [[u8; 4]; 243] = {
+    let mut t = [[0u8; 4]; 243];
+    let mut v = 0;
+    while v < 243 {
+        let mut digits = [0u8; MAX_HALF];
+        let mut x = v;
+        let mut i = 0;
+        while i < MAX_HALF {
+            digits[i] = (x % 3) as u8;
+            x /= 3;
+            i += 1;
+        }
+        let mut j = 0;
+        while j < 4 {
+            t[v][j] = digits[j] + 3 * digits[j + 1];
+            j += 1;
+        }
+        v += 1;
+    }
+    t
+};
+
+/// The pair values of every row of a position (`4 * row + j`, see
+/// `PAIRS`): what `Region::index_from` reads.
+pub struct RowPairs([u8; 4 * MAX_ROWS]);
+
+impl RowPairs {
+    /// Read the rows of geometry `G` (8x8 or 10x10), given the men of
+    /// each colour as board words.
+    #[inline(always)]
+    pub fn new<G: Geometry>(white: u64, black: u64) -> RowPairs {
+        let mut out = [0u8; 4 * MAX_ROWS];
+        let mask = (1u64 << G::HALF) - 1;
+        let rows = (G::SIZE as usize).min(MAX_ROWS);
+        for (row, pairs) in out.chunks_exact_mut(4).take(rows).enumerate() {
+            let bit = G::bit_of(row as u32 * G::HALF);
+            let w = ((white >> bit) & mask) as usize;
+            let b = ((black >> bit) & mask) as usize;
+            let t = TERNARY[w] as usize + 2 * TERNARY[b] as usize;
+            pairs.copy_from_slice(&PAIRS[t]);
+        }
+        RowPairs(out)
+    }
+}
+
+/// The regions of one board size.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Layout {
+    /// Files (and rows) of the board.
+    pub size: u32,
+    pub regions: Vec<Region>,
+    /// `rotated[r]`: the region that the half turn maps region `r` onto.
+    pub rotated: Vec<usize>,
+}
+
+impl Layout {
+    /// The regions of geometry `G`, in order of top row, then left file.
+    pub fn new<G: Geometry>() -> Layout {
+        let n = G::SIZE;
+        let mut regions = Vec::new();
+        for top in 0..=n - REGION_SIZE {
+            for left in (0..=n - REGION_SIZE).step_by(FILE_STRIDE as usize) {
+                let mut shifts = [0; 4];
+                let mut squares = [0; REGION_SQUARES];
+                let mut pairs = [0; 4];
+                for k in 0..REGION_SIZE {
+                    let row = top + k;
+                    // The first dark file of the block on this row.
+                    let file = if (row + left) % 2 == 1 {
+                        left
+                    } else {
+                        left + 1
+                    };
+                    let sq = row * G::HALF + file / 2;
+                    shifts[k as usize] = G::bit_of(sq);
+                    squares[2 * k as usize] = sq;
+                    squares[2 * k as usize + 1] = sq + 1;
+                    pairs[k as usize] = (4 * row + file / 2) as u8;
+                }
+                regions.push(Region {
+                    top,
+                    left,
+                    shifts,
+                    squares,
+                    pairs,
+                });
+            }
+        }
+        let rotated = regions
+            .iter()
+            .map(|r| {
+                let (top, left) = (n - REGION_SIZE - r.top, n - REGION_SIZE - r.left);
+                regions
+                    .iter()
+                    .position(|x| x.top == top && x.left == left)
+                    .unwrap_or(usize::MAX)
+            })
+            .collect();
+        Layout {
+            size: n,
+            regions,
+            rotated,
+        }
+    }
+
+    /// The layout of a variant's board, if the pattern evaluation supports
+    /// that board (words of at most 64 bits: 8x8 and 10x10).
+    pub fn for_variant(v: Variant) -> Option<Layout> {
+        use tiao_draughts::board::{B8, B10};
+        match v.board_size() {
+            8 => Some(Layout::new::<B8>()),
+            10 => Some(Layout::new::<B10>()),
+            _ => None,
+        }
+    }
+
+    pub fn len(&self) -> usize {
+        self.regions.len()
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.regions.is_empty()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use tiao_draughts::board::{B8, B10};
+
+    #[test]
+    fn swap_is_an_involution() {
+        for i in 0..CONFIGS {
+            assert_eq!(SWAP[SWAP[i] as usize] as usize, i);
+        }
+        assert_eq!(SWAP[0], 0);
+        // A white man on square 0 becomes a black man on square 7.
+        assert_eq!(SWAP[1] as usize, 2 * 3usize.pow(7));
+    }
+
+    fn check<G: Geometry>(count: usize) {
+        let l = Layout::new::<G>();
+        assert_eq!(l.len(), count);
+        for (i, r) in l.regions.iter().enumerate() {
+            let j = l.rotated[i];
+            assert!(j < l.len());
+            assert_eq!(l.rotated[j], i);
+            // The half turn maps square s to SQUARES-1-s and reverses reading order.
+            for k in 0..REGION_SQUARES {
+                assert_eq!(
+                    l.regions[j].squares[REGION_SQUARES - 1 - k],
+                    G::SQUARES - 1 - r.squares[k]
+                );
+            }
+            // Every square is dark and in the block.
+            for &sq in &r.squares {
+                let (row, file) = G::row_file(G::bit_of(sq));
+                assert!((r.top..r.top + 4).contains(&row));
+                assert!((r.left..r.left + 4).contains(&file));
+            }
+        }
+    }
+
+    #[test]
+    fn regions_are_closed_under_the_half_turn() {
+        check::<B10>(49);
+        check::<B8>(25);
+    }
+
+    #[test]
+    fn index_matches_a_square_by_square_count() {
+        let l = Layout::new::<B10>();
+        let r = &l.regions[9];
+        let white = 1u64 << B10::bit_of(r.squares[0]) | 1u64 << B10::bit_of(r.squares[5]);
+        let black = 1u64 << B10::bit_of(r.squares[7]);
+        assert_eq!(r.index(white, black), 1 + 243 + 2 * 2187);
+    }
+
+    /// Every region's index from the shared row pairs equals its own
+    /// gathered index, on random contents of both board sizes.
+    fn row_pairs_agree<G: Geometry>() {
+        let l = Layout::new::<G>();
+        let mut rng = tiao_core::rng::Rng::new(7);
+        for _ in 0..2000 {
+            let (mut white, mut black) = (0u64, 0u64);
+            for sq in 0..G::SQUARES {
+                let bit = 1u64 << G::bit_of(sq);
+                match rng.below(3) {
+                    1 => white |= bit,
+                    2 => black |= bit,
+                    _ => {}
+                }
+            }
+            let rows = RowPairs::new::<G>(white, black);
+            for r in &l.regions {
+                assert_eq!(r.index_from(&rows), r.index(white, black));
+            }
+        }
+    }
+
+    #[test]
+    fn row_pairs_give_the_same_index_as_gathering() {
+        row_pairs_agree::<B10>();
+        row_pairs_agree::<B8>();
+    }
+}

@@ -1,0 +1,120 @@
+//! The evaluation an engine plays with, chosen at run time: evaluation v1
+//! (hand-set feature weights, `weights-v1.txt` format) or the pattern
+//! evaluation (`weights-pattern-<variant>.bin`). Front ends hold one
+//! `EvalChoice`; the search is generic over `Evaluate`, and the one branch
+//! per evaluation that the choice costs is not measurable.
+//!
+//! A weights file is recognised by its content: pattern files start with
+//! the `TIAOPATW` magic, anything else is read as v1 text. A file that fails
+//! to load is an error, and the caller keeps the evaluation it had.
+
+use super::Evaluator;
+use super::pattern::PatternEval;
+use super::pattern_file::{MAGIC, PatternWeights};
+use super::weights::Weights;
+use std::path::Path;
+use tiao_core::game::Evaluate;
+use tiao_draughts::board::{Position, Rules};
+
+/// Either evaluation.
+#[derive(Clone, Debug)]
+pub enum EvalChoice {
+    V1(Evaluator),
+    Pattern(PatternEval),
+}
+
+impl Default for EvalChoice {
+    /// The pattern evaluation with the built-in weights.
+    fn default() -> Self {
+        EvalChoice::Pattern(PatternEval::builtin())
+    }
+}
+
+/// One line of an evaluation breakdown (White's view).
+#[derive(Clone, Debug, PartialEq)]
+pub struct ChoiceTerm {
+    pub name: &'static str,
+    pub value: i32,
+    pub score: i32,
+}
+
+impl EvalChoice {
+    /// The built-in weights of an evaluation named `v1` or `pattern`.
+    pub fn named(name: &str) -> Result<EvalChoice, String> {
+        match name.trim().to_ascii_lowercase().as_str() {
+            "v1" => Ok(EvalChoice::V1(Evaluator::default())),
+            "pattern" => Ok(EvalChoice::Pattern(PatternEval::builtin())),
+            other => Err(format!(
+                "unknown evaluation '{other}' (expected v1 or pattern)"
+            )),
+        }
+    }
+
+    /// The evaluation of a weights file: pattern weights (replacing the
+    /// built-in ones of the file's variant) or v1 text weights.
+    pub fn load(path: &Path) -> Result<EvalChoice, String> {
+        let bytes = tiao_core::files::read(path)
+            .map_err(|e| format!("cannot read {}: {e}", path.display()))?;
+        // Parsed from the bytes just read: the file is read once.
+        let named = |e: &dyn std::fmt::Display| format!("{}: {e}", path.display());
+        if bytes.starts_with(MAGIC) {
+            let w = PatternWeights::from_bytes(&bytes, None).map_err(|e| named(&e))?;
+            Ok(EvalChoice::Pattern(PatternEval::builtin().with(w)))
+        } else {
+            let text = String::from_utf8(bytes)
+                .map_err(|e| format!("cannot read {}: {e}", path.display()))?;
+            let w = Weights::parse(&text).map_err(|e| named(&e))?;
+            Ok(EvalChoice::V1(Evaluator::new(w)))
+        }
+    }
+
+    /// `v1` or `pattern`.
+    pub fn name(&self) -> &'static str {
+        match self {
+            EvalChoice::V1(_) => "v1",
+            EvalChoice::Pattern(_) => "pattern",
+        }
+    }
+
+    /// The evaluation in centi-men, White's view.
+    pub fn white_score<R: Rules>(&self, pos: &Position<R>) -> i32 {
+        match self {
+            EvalChoice::V1(e) => e.white_score(pos),
+            EvalChoice::Pattern(e) => e.white_score(pos),
+        }
+    }
+
+    /// The terms of the evaluation, White's view.
+    pub fn terms<R: Rules>(&self, pos: &Position<R>) -> Vec<ChoiceTerm> {
+        match self {
+            EvalChoice::V1(e) => e
+                .terms(pos)
+                .into_iter()
+                .map(|t| ChoiceTerm {
+                    name: t.feature.name(),
+                    value: t.value,
+                    score: t.score,
+                })
+                .collect(),
+            EvalChoice::Pattern(e) => e
+                .terms(pos)
+                .into_iter()
+                .map(|t| ChoiceTerm {
+                    name: t.name,
+                    value: t.value,
+                    score: t.score,
+                })
+                .collect(),
+        }
+    }
+}
+
+impl<R: Rules> Evaluate<Position<R>> for EvalChoice {
+    #[inline]
+    fn evaluate(&self, pos: &Position<R>) -> i32 {
+        match self {
+            EvalChoice::V1(e) => e.evaluate(pos),
+            EvalChoice::Pattern(e) => e.evaluate(pos),
+        }
+    }
+}

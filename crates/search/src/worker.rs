@@ -1,0 +1,744 @@
+//! One search thread: iterative deepening over principal-variation
+//! alpha-beta, the quiescence search, move ordering (transposition-table
+//! move, killers, history), late-move reductions, ProbCut-style pruning and
+//! draw detection along the search path.
+//!
+//! Lazy SMP runs several of these on the same root; they share only the
+//! transposition table, the stop flag and the node counter ([`Shared`],
+//! set up by `thread`).
+
+use super::score::{
+    DB_BOUND, DRAW, EVAL_LIMIT, INFINITE, Score, WIN_BOUND, db_score, from_tt, loss_in, to_tt,
+    verdict_score, win_in,
+};
+use super::tt::{Bound, TranspositionTable};
+use super::{Clock, Control, Info, MAX_DEPTH, MAX_PLY, Mode, Params, Root, Tablebase};
+use std::sync::Arc;
+use std::sync::atomic::{AtomicU64, Ordering};
+use tiao_core::game::{Evaluate, Game, MoveBuffer};
+
+/// State shared by the workers of one search (made by `thread`).
+pub(super) struct Shared {
+    pub tt: Arc<TranspositionTable>,
+    pub control: Arc<Control>,
+    pub nodes: AtomicU64,
+    pub tt_probes: AtomicU64,
+    pub tt_hits: AtomicU64,
+    pub clock: Clock,
+    pub params: Params,
+}
+
+/// Nodes between two looks at the clock and the stop flag.
+const POLL_INTERVAL: u64 = 1024;
+/// History table size (indexed by the low bits of the move key: origin and destination).
+const HISTORY_SIZE: usize = 1 << 14;
+const HISTORY_MAX: i32 = 1 << 14;
+/// ProbCut: a reduced search that beats beta by this much predicts a cutoff.
+const PROBCUT_MARGIN: Score = 80;
+const PROBCUT_REDUCTION: i32 = 4;
+const PROBCUT_MIN_DEPTH: i32 = 5;
+/// Reverse futility pruning margin per ply of depth.
+const FUTILITY_MARGIN: Score = 90;
+const FUTILITY_MAX_DEPTH: i32 = 3;
+
+/// A root move with what the last iterations learned of it.
+#[derive(Clone, Debug)]
+pub(super) struct RootMove<M> {
+    pub mv: M,
+    pub score: Score,
+    pub pv: Vec<M>,
+}
+
+/// The result of the deepest iteration a worker completed.
+#[derive(Clone, Debug)]
+pub(super) struct Completed<M> {
+    pub depth: u32,
+    pub score: Score,
+    pub pv: Vec<M>,
+}
+
+pub(super) struct Worker<'a, G: Game, E: Evaluate<G>> {
+    pub id: usize,
+    sh: &'a Shared,
+    eval: &'a E,
+    root: &'a Root<G>,
+    tablebase: Option<&'a dyn Tablebase<G>>,
+    /// Nodes searched by this worker.
+    pub nodes: u64,
+    unflushed: u64,
+    /// Transposition-table probes and hits (for the statistics).
+    tt_probes: u64,
+    tt_hits: u64,
+    /// Hashes of the game history and of the search path above the current node.
+    path: Vec<u64>,
+    killers: Vec<[u32; 2]>,
+    history: Vec<i32>,
+    /// Triangular principal-variation table.
+    pv: Vec<Vec<G::Move>>,
+    pub root_moves: Vec<RootMove<G::Move>>,
+    sel_depth: usize,
+    leaf_plies: u64,
+    leaves: u64,
+    pub aborted: bool,
+    pub completed: Option<Completed<G::Move>>,
+    /// Depth of the last iteration reported (main thread), 0 before any.
+    pub reported: u32,
+}
+
+/// Ordering keys of a move list, parallel to it.
+type ScoreList = arrayvec::ArrayVec<i32, 1024>;
+
+/// Bring the best-scored of `moves[i..]` to position `i` (first of equals wins).
+#[inline]
+fn pick_next<M>(moves: &mut [M], scores: &mut ScoreList, i: usize) {
+    if i >= scores.len() {
+        return;
+    }
+    let mut best = i;
+    for j in i + 1..scores.len() {
+        if scores[j] > scores[best] {
+            best = j;
+        }
+    }
+    if best != i {
+        moves.swap(i, best);
+        scores.swap(i, best);
+    }
+}
+
+/// Late-move reduction for a quiet move: grows with depth and move number.
+fn reduction(depth: i32, index: usize) -> i32 {
+    let r = (f64::from(depth).ln() * (index as f64).ln() / 2.2) as i32;
+    r.max(0)
+}
+
+impl<'a, G: Game, E: Evaluate<G>> Worker<'a, G, E> {
+    pub fn new(
+        id: usize,
+        sh: &'a Shared,
+        eval: &'a E,
+        root: &'a Root<G>,
+        tablebase: Option<&'a dyn Tablebase<G>>,
+        moves: &[G::Move],
+    ) -> Self {
+        let root_moves = moves
+            .iter()
+            .map(|&mv| RootMove {
+                mv,
+                score: -INFINITE,
+                pv: vec![mv],
+            })
+            .collect();
+        Worker {
+            id,
+            sh,
+            eval,
+            root,
+            tablebase,
+            nodes: 0,
+            unflushed: 0,
+            tt_probes: 0,
+            tt_hits: 0,
+            path: Vec::with_capacity(root.history.len() + MAX_PLY + 2),
+            killers: vec![[0; 2]; MAX_PLY + 2],
+            history: vec![0; 2 * HISTORY_SIZE],
+            pv: (0..=MAX_PLY + 1)
+                .map(|_| Vec::with_capacity(MAX_PLY + 1))
+                .collect(),
+            root_moves,
+            sel_depth: 0,
+            leaf_plies: 0,
+            leaves: 0,
+            aborted: false,
+            completed: None,
+            reported: 0,
+        }
+    }
+
+    /// Iterative deepening. Worker 0 reports each completed iteration and
+    /// decides when to stop; helpers search until stopped.
+    pub fn run(&mut self, report: &(dyn Fn(&Info<G::Move>) + Sync)) {
+        let limits = &self.sh.params.limits;
+        let max_depth = limits.depth.unwrap_or(MAX_DEPTH).clamp(1, MAX_DEPTH);
+        let multipv = if self.id == 0 {
+            self.sh
+                .params
+                .multipv
+                .clamp(1, self.root_moves.len().max(1))
+        } else {
+            1
+        };
+        // Helpers start one ply deeper every other thread, so threads spread over depths.
+        let first = 1 + (self.id as u32 % 2);
+        let mut prev_score: Score = 0;
+        for depth in first..=max_depth {
+            self.path.clear();
+            self.path.extend_from_slice(&self.root.history);
+            for pv_index in 0..multipv {
+                self.sel_depth = 0;
+                self.leaf_plies = 0;
+                self.leaves = 0;
+                let score = if multipv == 1 && depth >= 5 && prev_score.abs() < DB_BOUND {
+                    self.aspiration(depth as i32, prev_score)
+                } else {
+                    self.root_search(depth as i32, -INFINITE, INFINITE, pv_index)
+                };
+                if self.aborted {
+                    break;
+                }
+                // Stable: moves that failed low keep their order from the last iteration.
+                self.root_moves[pv_index..].sort_by_key(|m| std::cmp::Reverse(m.score));
+                if pv_index == 0 {
+                    prev_score = score;
+                    self.completed = Some(Completed {
+                        depth,
+                        score,
+                        pv: self.root_moves[0].pv.clone(),
+                    });
+                }
+                if self.id == 0 {
+                    self.report_line(depth, pv_index, report);
+                    self.reported = depth;
+                }
+            }
+            if self.aborted || self.sh.control.is_stopped() {
+                break;
+            }
+            if self.id == 0 && self.should_stop_after_iteration(depth, prev_score) {
+                break;
+            }
+            // A helper one ply ahead that completes the requested depth ends a
+            // fixed-depth search for everyone: its result is as deep as the
+            // main thread's would be, and sooner (the deepest completed
+            // iteration is played). Ponder and analysis keep their own ends.
+            if self.id != 0
+                && self.sh.params.mode == Mode::Think
+                && limits.depth.is_some_and(|d| depth >= d)
+            {
+                self.sh.control.stop();
+                break;
+            }
+        }
+        self.flush();
+        if self.id == 0 {
+            // Analysis and pondering never answer before they are told to.
+            while self.sh.params.mode != Mode::Think
+                && !self.sh.control.is_stopped()
+                && (self.sh.params.limits.is_unbounded() || self.sh.control.is_pondering())
+            {
+                std::thread::sleep(std::time::Duration::from_millis(1));
+            }
+            self.sh.control.stop();
+        }
+    }
+
+    fn report_line(&self, depth: u32, pv_index: usize, report: &(dyn Fn(&Info<G::Move>) + Sync)) {
+        let rm = &self.root_moves[pv_index];
+        let mean_depth = if self.leaves > 0 {
+            self.leaf_plies as f64 / self.leaves as f64
+        } else {
+            f64::from(depth)
+        };
+        report(&Info {
+            depth,
+            mean_depth,
+            sel_depth: self.sel_depth as u32,
+            score: rm.score,
+            nodes: self.sh.nodes.load(Ordering::Relaxed) + self.unflushed,
+            time: self.sh.clock.elapsed(),
+            pv: rm.pv.clone(),
+            multipv: pv_index + 1,
+        });
+    }
+
+    /// Limits checked between iterations (worker 0 only).
+    fn should_stop_after_iteration(&self, depth: u32, score: Score) -> bool {
+        let sh = self.sh;
+        let limits = &sh.params.limits;
+        if limits.depth.is_some_and(|d| depth >= d) {
+            return true;
+        }
+        if sh.params.mode == Mode::Think && self.root_moves.len() == 1 && !limits.is_unbounded() {
+            return true;
+        }
+        // A forced win or loss found within the depth searched will not change.
+        if sh.params.mode == Mode::Think
+            && score.abs() > WIN_BOUND
+            && super::score::plies_to_end(score).is_some_and(|p| p < depth)
+        {
+            return true;
+        }
+        if let (Some(soft), Some(t)) = (sh.clock.deadlines.soft, sh.clock.counted(&sh.control)) {
+            // The next iteration takes a few times longer than this one: don't start it late.
+            if t >= soft.mul_f64(0.6) {
+                return true;
+            }
+        }
+        false
+    }
+
+    fn aspiration(&mut self, depth: i32, prev: Score) -> Score {
+        let mut delta = 25;
+        let mut alpha = (prev - delta).max(-INFINITE);
+        let mut beta = (prev + delta).min(INFINITE);
+        loop {
+            let score = self.root_search(depth, alpha, beta, 0);
+            if self.aborted {
+                return score;
+            }
+            if score <= alpha {
+                alpha = (score - delta).max(-INFINITE);
+            } else if score >= beta {
+                beta = (score + delta).min(INFINITE);
+            } else {
+                return score;
+            }
+            delta *= 2;
+            if delta > 400 {
+                alpha = -INFINITE;
+                beta = INFINITE;
+            }
+        }
+    }
+
+    /// Search the root moves from `pv_index` on (earlier ones are the lines already reported).
+    fn root_search(&mut self, depth: i32, mut alpha: Score, beta: Score, pv_index: usize) -> Score {
+        let pos = self.root.position;
+        let counters = self.root.counters;
+        let mut best = -INFINITE;
+        self.path.push(pos.hash());
+        for i in pv_index..self.root_moves.len() {
+            let mv = self.root_moves[i].mv;
+            let child = pos.play(&mv);
+            let cc = pos.next_counters(&counters, &mv, &child);
+            let score = if i == pv_index {
+                -self.search(&child, &cc, -beta, -alpha, depth - 1, 1, true)
+            } else {
+                let s = -self.search(&child, &cc, -alpha - 1, -alpha, depth - 1, 1, false);
+                if s > alpha && s < beta && !self.aborted {
+                    -self.search(&child, &cc, -beta, -alpha, depth - 1, 1, true)
+                } else {
+                    s
+                }
+            };
+            if self.aborted {
+                break;
+            }
+            // A later move that beats the best so far is proven better: if the
+            // iteration is cut short, it is still the move to play.
+            if i > pv_index && score > alpha && pv_index == 0 {
+                let mut pv = vec![mv];
+                pv.extend_from_slice(&self.pv[1]);
+                self.completed = Some(Completed {
+                    depth: depth as u32,
+                    score,
+                    pv,
+                });
+            }
+            let rm = &mut self.root_moves[i];
+            if i == pv_index || score > alpha {
+                rm.score = score;
+                rm.pv.clear();
+                rm.pv.push(mv);
+                rm.pv.extend_from_slice(&self.pv[1]);
+            } else {
+                rm.score = -INFINITE;
+            }
+            if score > best {
+                best = score;
+            }
+            if score > alpha {
+                alpha = score;
+                if alpha >= beta {
+                    break;
+                }
+            }
+        }
+        self.path.pop();
+        best
+    }
+
+    #[inline]
+    fn visit(&mut self) {
+        self.nodes += 1;
+        self.unflushed += 1;
+        if self.unflushed >= POLL_INTERVAL {
+            self.poll();
+        }
+    }
+
+    fn flush(&mut self) {
+        self.sh.nodes.fetch_add(self.unflushed, Ordering::Relaxed);
+        self.unflushed = 0;
+        self.sh
+            .tt_probes
+            .fetch_add(std::mem::take(&mut self.tt_probes), Ordering::Relaxed);
+        self.sh
+            .tt_hits
+            .fetch_add(std::mem::take(&mut self.tt_hits), Ordering::Relaxed);
+    }
+
+    /// Publish the node count and look at the stop conditions.
+    fn poll(&mut self) {
+        self.flush();
+        let sh = self.sh;
+        if sh.control.is_stopped() {
+            self.aborted = true;
+            return;
+        }
+        if self.id != 0 {
+            return;
+        }
+        if sh
+            .params
+            .limits
+            .nodes
+            .is_some_and(|n| sh.nodes.load(Ordering::Relaxed) >= n)
+        {
+            sh.control.stop();
+            self.aborted = true;
+            return;
+        }
+        if let (Some(hard), Some(t)) = (sh.clock.deadlines.hard, sh.clock.counted(&sh.control))
+            && t >= hard
+        {
+            sh.control.stop();
+            self.aborted = true;
+        }
+    }
+
+    #[inline]
+    fn evaluate(&self, pos: &G) -> Score {
+        self.eval.evaluate(pos).clamp(-EVAL_LIMIT, EVAL_LIMIT)
+    }
+
+    /// Whether the position (with hash `key`) occurred earlier within reach
+    /// of a repetition: on the search path or in the game.
+    #[inline]
+    fn repeated(&self, key: u64, counters: &G::Counters) -> bool {
+        let reach = G::reversible_plies(counters) as usize;
+        let n = self.path.len();
+        let mut back = 2;
+        while back <= reach && back <= n {
+            if self.path[n - back] == key {
+                return true;
+            }
+            back += 2;
+        }
+        false
+    }
+
+    fn history_index(&self, pos: &G, key: u32) -> usize {
+        pos.side() as usize * HISTORY_SIZE + (key as usize & (HISTORY_SIZE - 1))
+    }
+
+    fn update_history(&mut self, index: usize, bonus: i32) {
+        let h = &mut self.history[index];
+        *h += bonus - *h * bonus.abs() / HISTORY_MAX;
+    }
+
+    /// Ordering keys of the moves: the table move, then tactical moves,
+    /// killers and history. The moves are then picked best-first
+    /// (`pick_next`), so a cutoff early in the list saves the sorting of the rest.
+    fn score_moves(
+        &self,
+        pos: &G,
+        moves: &[G::Move],
+        tt_move: u32,
+        ply: usize,
+        scores: &mut ScoreList,
+    ) {
+        let killers = self.killers[ply];
+        scores.clear();
+        for mv in moves {
+            let key = G::move_key(mv);
+            let score = if key == tt_move && tt_move != 0 {
+                i32::MAX
+            } else if pos.is_tactical(mv) {
+                1 << 28
+            } else if key == killers[0] {
+                1 << 27
+            } else if key == killers[1] {
+                (1 << 27) - 1
+            } else {
+                self.history[self.history_index(pos, key)]
+            };
+            // Lists longer than the score list are searched unordered at the end.
+            if scores.try_push(score).is_err() {
+                break;
+            }
+        }
+    }
+
+    #[allow(clippy::too_many_arguments)]
+    fn search(
+        &mut self,
+        pos: &G,
+        counters: &G::Counters,
+        mut alpha: Score,
+        mut beta: Score,
+        depth: i32,
+        ply: usize,
+        pv_node: bool,
+    ) -> Score {
+        self.pv[ply].clear();
+        if depth <= 0 {
+            return self.qsearch(pos, counters, alpha, beta, ply, true);
+        }
+        self.visit();
+        if self.aborted {
+            return DRAW;
+        }
+        let key = pos.hash();
+        if let Some(v) = pos.rule_verdict(counters) {
+            return verdict_score(v, ply);
+        }
+        if G::REPETITION_DRAWS && self.repeated(key, counters) {
+            return DRAW;
+        }
+        // No line through here can beat a win found nearer the root.
+        alpha = alpha.max(loss_in(ply));
+        beta = beta.min(win_in(ply + 1));
+        if alpha >= beta {
+            return alpha;
+        }
+        if let Some(v) = self.tablebase.and_then(|tb| tb.probe(pos, counters)) {
+            return db_score(v, ply);
+        }
+        if ply >= MAX_PLY {
+            return self.evaluate(pos);
+        }
+
+        let mut tt_move = 0;
+        self.tt_probes += 1;
+        if let Some(hit) = self.sh.tt.probe(key) {
+            self.tt_hits += 1;
+            tt_move = hit.mv;
+            if !pv_node && hit.depth >= depth {
+                let s = from_tt(hit.score, ply);
+                let cut = match hit.bound {
+                    Bound::Exact => true,
+                    Bound::Lower => s >= beta,
+                    Bound::Upper => s <= alpha,
+                };
+                if cut {
+                    return s;
+                }
+            }
+        }
+
+        let mut list = G::MoveList::default();
+        pos.generate(&mut list);
+        if list.is_empty() {
+            return verdict_score(pos.no_move_verdict(), ply);
+        }
+        let mut depth = depth;
+        // A forced move costs nothing to look through.
+        if list.len() == 1 && ply < MAX_PLY / 2 {
+            depth += 1;
+        }
+
+        let quiet = pos.is_quiet();
+        if !pv_node && quiet && beta.abs() < DB_BOUND && alpha.abs() < DB_BOUND {
+            let static_eval = self.evaluate(pos);
+            if depth <= FUTILITY_MAX_DEPTH && static_eval - FUTILITY_MARGIN * depth >= beta {
+                return static_eval;
+            }
+            if depth >= PROBCUT_MIN_DEPTH && static_eval >= beta {
+                let rbeta = beta + PROBCUT_MARGIN;
+                let s = self.search(
+                    pos,
+                    counters,
+                    rbeta - 1,
+                    rbeta,
+                    depth - PROBCUT_REDUCTION,
+                    ply,
+                    false,
+                );
+                if self.aborted {
+                    return DRAW;
+                }
+                if s >= rbeta {
+                    return s;
+                }
+            }
+        }
+
+        let mut scores = ScoreList::new();
+        self.score_moves(pos, list.as_slice(), tt_move, ply, &mut scores);
+        self.path.push(key);
+        let alpha_orig = alpha;
+        let mut best = -INFINITE;
+        let mut best_key = 0;
+        let mut quiets_tried: arrayvec::ArrayVec<usize, 64> = arrayvec::ArrayVec::new();
+        let n = list.len();
+        for i in 0..n {
+            pick_next(list.as_mut_slice(), &mut scores, i);
+            let mv = &list.as_slice()[i];
+            let child = pos.play(mv);
+            let cc = pos.next_counters(counters, mv, &child);
+            let tactical = pos.is_tactical(mv);
+            let mv_key = G::move_key(mv);
+            let mut score;
+            if i == 0 {
+                score = -self.search(&child, &cc, -beta, -alpha, depth - 1, ply + 1, pv_node);
+            } else {
+                let mut r = 0;
+                if depth >= 3 && !tactical && i >= 2 {
+                    r = reduction(depth, i);
+                    if pv_node {
+                        r -= 1;
+                    }
+                    if self.killers[ply].contains(&mv_key) {
+                        r -= 1;
+                    }
+                    r = r.clamp(0, depth - 2);
+                }
+                score = -self.search(
+                    &child,
+                    &cc,
+                    -alpha - 1,
+                    -alpha,
+                    depth - 1 - r,
+                    ply + 1,
+                    false,
+                );
+                if score > alpha && r > 0 && !self.aborted {
+                    score =
+                        -self.search(&child, &cc, -alpha - 1, -alpha, depth - 1, ply + 1, false);
+                }
+                if pv_node && score > alpha && score < beta && !self.aborted {
+                    score = -self.search(&child, &cc, -beta, -alpha, depth - 1, ply + 1, true);
+                }
+            }
+            if self.aborted {
+                self.path.pop();
+                return DRAW;
+            }
+            if score > best {
+                best = score;
+                best_key = mv_key;
+                if score > alpha {
+                    alpha = score;
+                    if pv_node {
+                        let (head, tail) = self.pv.split_at_mut(ply + 1);
+                        let line = &mut head[ply];
+                        line.clear();
+                        line.push(*mv);
+                        line.extend_from_slice(&tail[0]);
+                    }
+                    if alpha >= beta {
+                        if !tactical {
+                            self.reward_quiet(pos, mv_key, ply, depth, &quiets_tried);
+                        }
+                        break;
+                    }
+                }
+            }
+            if !tactical {
+                let _ = quiets_tried.try_push(self.history_index(pos, mv_key));
+            }
+        }
+        self.path.pop();
+
+        let bound = if best >= beta {
+            Bound::Lower
+        } else if best > alpha_orig {
+            Bound::Exact
+        } else {
+            Bound::Upper
+        };
+        self.sh
+            .tt
+            .store(key, best_key, to_tt(best, ply), depth, bound);
+        best
+    }
+
+    /// A quiet move caused a cutoff: remember it as a killer and credit its
+    /// history, debiting the quiet moves tried before it.
+    fn reward_quiet(&mut self, pos: &G, key: u32, ply: usize, depth: i32, tried: &[usize]) {
+        let k = &mut self.killers[ply];
+        if k[0] != key {
+            k[1] = k[0];
+            k[0] = key;
+        }
+        let bonus = (depth * depth).min(400) * 8;
+        let index = self.history_index(pos, key);
+        self.update_history(index, bonus);
+        for &i in tried {
+            self.update_history(i, -bonus);
+        }
+    }
+
+    /// Quiescence: resolve pending captures (they are forced, so there is no
+    /// standing pat while one exists); in a quiet position trust the
+    /// evaluation, unless the opponent threatens a capture at the horizon,
+    /// in which case look one move further, once.
+    fn qsearch(
+        &mut self,
+        pos: &G,
+        counters: &G::Counters,
+        mut alpha: Score,
+        beta: Score,
+        ply: usize,
+        threat_check: bool,
+    ) -> Score {
+        self.pv[ply].clear();
+        self.visit();
+        if self.aborted {
+            return DRAW;
+        }
+        if ply > self.sel_depth {
+            self.sel_depth = ply;
+        }
+        if let Some(v) = pos.rule_verdict(counters) {
+            return verdict_score(v, ply);
+        }
+        if let Some(v) = self.tablebase.and_then(|tb| tb.probe(pos, counters)) {
+            return db_score(v, ply);
+        }
+        if ply >= MAX_PLY {
+            return self.evaluate(pos);
+        }
+        let quiet = pos.is_quiet();
+        if quiet {
+            self.leaf_plies += ply as u64;
+            self.leaves += 1;
+            let stand = self.evaluate(pos);
+            if stand >= beta || !threat_check || !pos.is_threatened() {
+                return stand;
+            }
+        }
+        let mut list = G::MoveList::default();
+        pos.generate(&mut list);
+        if list.is_empty() {
+            return verdict_score(pos.no_move_verdict(), ply);
+        }
+        let mut best = -INFINITE;
+        for mv in list.as_slice() {
+            let child = pos.play(mv);
+            let cc = pos.next_counters(counters, mv, &child);
+            // After a quiet move played to meet a threat, no second look.
+            let next_check = threat_check && !quiet;
+            let score = -self.qsearch(&child, &cc, -beta, -alpha, ply + 1, next_check);
+            if self.aborted {
+                return DRAW;
+            }
+            if score > best {
+                best = score;
+                if score > alpha {
+                    alpha = score;
+                    let (head, tail) = self.pv.split_at_mut(ply + 1);
+                    let line = &mut head[ply];
+                    line.clear();
+                    line.push(*mv);
+                    line.extend_from_slice(&tail[0]);
+                    if alpha >= beta {
+                        break;
+                    }
+                }
+            }
+        }
+        best
+    }
+}
