@@ -29,13 +29,15 @@ impl Default for Evaluator {
     }
 }
 
-/// One term of an evaluation, for display.
+/// One line of an evaluation breakdown, for display; every evaluation
+/// (v1, pattern) gives its terms in this form.
 #[derive(Clone, Debug, PartialEq)]
 pub struct Term {
-    pub feature: Feature,
-    /// White minus Black count.
+    /// The feature or term (`men`, `patterns`, ...).
+    pub name: &'static str,
+    /// The term's count, White minus Black (1 for the pattern sum).
     pub value: i32,
-    /// Contribution in centi-men, White's view.
+    /// Contribution in centi-men, White's view, at the position's phase.
     pub score: i32,
 }
 
@@ -54,7 +56,7 @@ impl Evaluator {
             .map(|&feature| {
                 let i = feature as usize;
                 Term {
-                    feature,
+                    name: feature.name(),
                     value: f[i],
                     score: weigh(set, &f, p, i),
                 }

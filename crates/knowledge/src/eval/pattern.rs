@@ -15,11 +15,11 @@
 //! Variants without pattern weights (Canadian, or one whose file failed to
 //! load) are evaluated by v1, so this evaluator can always replace v1.
 
-use super::Evaluator;
 use super::features::phase;
 use super::pattern_dense::{self, DENSE, NAMES};
 use super::pattern_file::{PatternWeights, SCALE};
 use super::pattern_layout::{CONFIGS, RowPairs};
+use super::{Evaluator, Term};
 use std::sync::Arc;
 use tiao_core::bits::BitWord;
 use tiao_core::game::Evaluate;
@@ -48,16 +48,6 @@ pub struct PatternEval {
     nets: [Option<Arc<PatternWeights>>; 4],
     /// Evaluation v1, for variants without pattern weights.
     v1: Evaluator,
-}
-
-/// One line of an evaluation breakdown (White's view).
-#[derive(Clone, Debug, PartialEq)]
-pub struct PatternTerm {
-    pub name: &'static str,
-    /// The term's count (White minus Black); 1 for the pattern sum.
-    pub value: i32,
-    /// Contribution in centi-men, at the position's phase.
-    pub score: i32,
 }
 
 impl Default for PatternEval {
@@ -129,23 +119,14 @@ impl PatternEval {
 
     /// The terms of the evaluation (White's view): the pattern sum, then
     /// each dense term. They add up to `white_score` up to rounding.
-    pub fn terms<R: Rules>(&self, pos: &Position<R>) -> Vec<PatternTerm> {
+    pub fn terms<R: Rules>(&self, pos: &Position<R>) -> Vec<Term> {
         let Some(w) = self.weights(R::VARIANT) else {
-            return self
-                .v1
-                .terms(pos)
-                .into_iter()
-                .map(|t| PatternTerm {
-                    name: t.feature.name(),
-                    value: t.value,
-                    score: t.score,
-                })
-                .collect();
+            return self.v1.terms(pos);
         };
         let p = phase(pos);
         let mix = |mg: i32, eg: i32| mix(mg, eg, p);
         let (mg, eg) = pattern_sum(w, pos);
-        let mut out = vec![PatternTerm {
+        let mut out = vec![Term {
             name: "patterns",
             value: 1,
             score: mix(mg, eg),
@@ -153,7 +134,7 @@ impl PatternEval {
         let f = pattern_dense::dense(pos);
         for (i, &name) in NAMES.iter().enumerate() {
             let (a, b) = w.dense[i];
-            out.push(PatternTerm {
+            out.push(Term {
                 name,
                 value: f[i],
                 score: mix(f[i] * a, f[i] * b),

@@ -8,10 +8,10 @@
 //! the `TIAOPATW` magic, anything else is read as v1 text. A file that fails
 //! to load is an error, and the caller keeps the evaluation it had.
 
-use super::Evaluator;
 use super::pattern::PatternEval;
 use super::pattern_file::{MAGIC, PatternWeights};
 use super::weights::Weights;
+use super::{Evaluator, Term};
 use std::path::Path;
 use tiao_core::game::Evaluate;
 use tiao_draughts::board::{Position, Rules};
@@ -28,14 +28,6 @@ impl Default for EvalChoice {
     fn default() -> Self {
         EvalChoice::Pattern(PatternEval::builtin())
     }
-}
-
-/// One line of an evaluation breakdown (White's view).
-#[derive(Clone, Debug, PartialEq)]
-pub struct ChoiceTerm {
-    pub name: &'static str,
-    pub value: i32,
-    pub score: i32,
 }
 
 impl EvalChoice {
@@ -85,26 +77,10 @@ impl EvalChoice {
     }
 
     /// The terms of the evaluation, White's view.
-    pub fn terms<R: Rules>(&self, pos: &Position<R>) -> Vec<ChoiceTerm> {
+    pub fn terms<R: Rules>(&self, pos: &Position<R>) -> Vec<Term> {
         match self {
-            EvalChoice::V1(e) => e
-                .terms(pos)
-                .into_iter()
-                .map(|t| ChoiceTerm {
-                    name: t.feature.name(),
-                    value: t.value,
-                    score: t.score,
-                })
-                .collect(),
-            EvalChoice::Pattern(e) => e
-                .terms(pos)
-                .into_iter()
-                .map(|t| ChoiceTerm {
-                    name: t.name,
-                    value: t.value,
-                    score: t.score,
-                })
-                .collect(),
+            EvalChoice::V1(e) => e.terms(pos),
+            EvalChoice::Pattern(e) => e.terms(pos),
         }
     }
 }
