@@ -41,9 +41,9 @@ fn ref_rules<R: Rules>() -> RefRules {
 }
 
 fn to_ref<R: Rules>(pos: &Position<R>) -> RefBoard {
-    let mut b = RefBoard::empty(R::G::SIZE as usize, pos.side() == Colour::White);
-    for sq in 0..R::G::SQUARES {
-        let cell = match pos.piece_at(R::G::bit_of(sq)) {
+    let mut b = RefBoard::empty(R::Geometry::SIZE as usize, pos.side() == Colour::White);
+    for sq in 0..R::Geometry::SQUARES {
+        let cell = match pos.piece_at(R::Geometry::bit_of(sq)) {
             None => Cell::Empty,
             Some(p) => match (p.colour, p.king) {
                 (Colour::White, false) => Cell::WhiteMan,
@@ -58,7 +58,7 @@ fn to_ref<R: Rules>(pos: &Position<R>) -> RefBoard {
 }
 
 fn to_ref_move<R: Rules>(mv: &Move<Word<R>>) -> RefMove {
-    let sq = |bit: u32| R::G::square_of(bit) as usize + 1;
+    let sq = |bit: u32| R::Geometry::square_of(bit) as usize + 1;
     let mut captured: Vec<usize> = mv.captured.iter().map(sq).collect();
     captured.sort_unstable();
     RefMove {
@@ -112,7 +112,7 @@ fn compare<R: Rules>(pos: &Position<R>) -> MoveList<R> {
 
 /// A random position with a few men and kings per side (men never on their crowning row).
 fn random_endgame<R: Rules>(rng: &mut Rng) -> Option<Position<R>> {
-    let n = R::G::SQUARES as usize;
+    let n = R::Geometry::SQUARES as usize;
     let mut free: Vec<u32> = (0..n as u32).collect();
     let mut sets = [Word::<R>::ZERO; 4]; // white men, white kings, black men, black kings
     for (i, set) in sets.iter_mut().enumerate() {
@@ -126,10 +126,10 @@ fn random_endgame<R: Rules>(rng: &mut Rng) -> Option<Position<R>> {
                 break;
             }
             let sq = free.swap_remove(rng.below(free.len()));
-            let bit = R::G::bit_of(sq);
+            let bit = R::Geometry::bit_of(sq);
             let crowning = match i {
-                0 => R::G::promotion_row(true),
-                2 => R::G::promotion_row(false),
+                0 => R::Geometry::promotion_row(true),
+                2 => R::Geometry::promotion_row(false),
                 _ => Word::<R>::ZERO,
             };
             if !crowning.has(bit) {

@@ -31,7 +31,7 @@ const B: Colour = Colour::Black;
 // Positions and moves in algebraic squares
 
 fn size<R: Rules>() -> i32 {
-    R::G::SIZE as i32
+    R::Geometry::SIZE as i32
 }
 
 fn coords(name: &str) -> (i32, i32) {
@@ -44,14 +44,14 @@ fn coords(name: &str) -> (i32, i32) {
 
 fn bit<R: Rules>(name: &str) -> u32 {
     let (file, rank) = coords(name);
-    R::G::bit_at(size::<R>() - rank, file)
+    R::Geometry::bit_at(size::<R>() - rank, file)
         .unwrap_or_else(|| panic!("{name} is not a dark square of the {:?} board", R::VARIANT))
 }
 
 fn name<R: Rules>(bit: u32) -> String {
-    let (row, file) = R::G::row_file(bit);
+    let (row, file) = R::Geometry::row_file(bit);
     let letter = char::from_u32('a' as u32 + file).unwrap_or('?');
-    format!("{letter}{}", R::G::SIZE - row)
+    format!("{letter}{}", R::Geometry::SIZE - row)
 }
 
 /// `"Ka1 c1"` turned half a turn with the board.
@@ -620,7 +620,7 @@ fn russian_no_fmjd_endgame_rules() {
 #[test]
 fn square_names_round_trip() {
     fn check<R: Rules>() {
-        for b in (0..R::G::SQUARES).map(R::G::bit_of) {
+        for b in (0..R::Geometry::SQUARES).map(R::Geometry::bit_of) {
             assert_eq!(bit::<R>(&name::<R>(b)), b);
         }
     }

@@ -144,7 +144,7 @@ fn check_slices<R: Rules>(egdb: &Egdb, pieces: u32, sample: Option<u64>) -> usiz
         .into_iter()
         .filter(|m| m.pieces() == pieces)
     {
-        let ix = SliceIndex::<R::G>::new(m).unwrap();
+        let ix = SliceIndex::<R::Geometry>::new(m).unwrap();
         let n = ix.size();
         let count = sample.map_or(n, |s| s.min(n));
         for k in 0..count {
@@ -194,7 +194,8 @@ fn fen<R: Rules>(text: &str) -> Position<R> {
 #[test]
 fn one_king_against_one_king_is_a_draw_unless_caught() {
     let egdb = Egdb::open(international(), Variant::International, 3).unwrap();
-    let ix = SliceIndex::<<International as Rules>::G>::new(Material::new(0, 1, 0, 1)).unwrap();
+    let ix =
+        SliceIndex::<<International as Rules>::Geometry>::new(Material::new(0, 1, 0, 1)).unwrap();
     let (mut draws, mut caught) = (0, 0);
     let mut losses = Vec::new();
     for i in 0..ix.size() {
@@ -271,7 +272,8 @@ fn two_kings_against_one_draw_in_general_but_some_positions_win() {
     }
     // Count the quiet wins (no capture for White now), and check some of
     // them by brute force: a forced catch within the stored distance, none faster.
-    let ix = SliceIndex::<<International as Rules>::G>::new(Material::new(0, 2, 0, 1)).unwrap();
+    let ix =
+        SliceIndex::<<International as Rules>::Geometry>::new(Material::new(0, 2, 0, 1)).unwrap();
     let (mut draws, mut quiet_wins, mut verified) = (0, 0, 0);
     for i in 0..ix.size() {
         let pos = position::<International>(ix.position(i).unwrap(), Colour::White);
@@ -316,7 +318,7 @@ fn three_kings_cannot_catch_a_king_holding_the_long_diagonal() {
     // Every value of the slice and its swap is the best over the moves.
     let mut rng = Rng(4);
     for m in [Material::new(0, 3, 0, 1), Material::new(0, 1, 0, 3)] {
-        let ix = SliceIndex::<<International as Rules>::G>::new(m).unwrap();
+        let ix = SliceIndex::<<International as Rules>::Geometry>::new(m).unwrap();
         for _ in 0..20_000 {
             let pos = position::<International>(
                 ix.position(rng.below(ix.size())).unwrap(),
@@ -325,14 +327,15 @@ fn three_kings_cannot_catch_a_king_holding_the_long_diagonal() {
             check_position(&egdb, &pos);
         }
     }
-    let g = |sq: u32| <International as Rules>::G::bit_of(sq - 1);
+    let g = |sq: u32| <International as Rules>::Geometry::bit_of(sq - 1);
     let diagonal: Vec<u32> = [46, 41, 37, 32, 28, 23, 19, 14, 10, 5]
         .iter()
         .map(|&s| g(s))
         .collect();
     let on_diagonal =
         |p: &Position<International>, c: Colour| p.kings(c).iter().any(|b| diagonal.contains(&b));
-    let ix = SliceIndex::<<International as Rules>::G>::new(Material::new(0, 3, 0, 1)).unwrap();
+    let ix =
+        SliceIndex::<<International as Rules>::Geometry>::new(Material::new(0, 3, 0, 1)).unwrap();
     let (mut draws, mut caught, mut held, mut won) = (0, 0, 0, 0);
     for i in 0..ix.size() {
         // Black (the lone king) to move.
@@ -437,7 +440,7 @@ fn playing_the_distance_minimising_move_wins_within_the_distance() {
     let mut rng = Rng(99);
     let mut games = 0;
     for m in Material::all(3).into_iter().filter(|m| m.pieces() == 3) {
-        let ix = SliceIndex::<<International as Rules>::G>::new(m).unwrap();
+        let ix = SliceIndex::<<International as Rules>::Geometry>::new(m).unwrap();
         let mut tries = 0;
         while tries < 400 {
             tries += 1;
@@ -492,7 +495,7 @@ fn distances_agree_with_brute_force_search() {
     let mut rng = Rng(5);
     let mut checked = 0;
     for m in Material::all(3).into_iter().filter(|m| m.pieces() == 3) {
-        let ix = SliceIndex::<<International as Rules>::G>::new(m).unwrap();
+        let ix = SliceIndex::<<International as Rules>::Geometry>::new(m).unwrap();
         for _ in 0..300 {
             let pos = position::<International>(
                 ix.position(rng.below(ix.size())).unwrap(),
@@ -549,7 +552,7 @@ fn damaged_copy(name: &str, victim: Material, damage: impl FnOnce(&mut Vec<u8>))
 fn damaged_files_give_errors_never_wrong_values() {
     let good = Egdb::open(international(), Variant::International, 3).unwrap();
     let victim = Material::new(1, 1, 0, 1);
-    let ix = SliceIndex::<<International as Rules>::G>::new(victim).unwrap();
+    let ix = SliceIndex::<<International as Rules>::Geometry>::new(victim).unwrap();
     let len = std::fs::read(
         international()
             .join("international")
@@ -720,9 +723,9 @@ fn bijection<G: Geometry>(m: Material, samples: u64) {
 
 #[test]
 fn the_index_is_a_bijection_on_each_slice() {
-    type B10 = <International as Rules>::G;
-    type B8 = <Russian as Rules>::G;
-    type B12 = <Canadian as Rules>::G;
+    type B10 = <International as Rules>::Geometry;
+    type B8 = <Russian as Rules>::Geometry;
+    type B12 = <Canadian as Rules>::Geometry;
     for m in Material::all(3) {
         bijection::<B10>(m, u64::MAX);
         bijection::<B8>(m, u64::MAX);

@@ -1259,8 +1259,8 @@ mod weights {
     /// Positions with large feature values: full boards, all kings, men
     /// far advanced, and positions of playouts.
     fn positions<R: Rules>() -> Vec<Position<R>> {
-        let n = R::G::SQUARES;
-        let h = R::G::SIZE / 2;
+        let n = R::Geometry::SQUARES;
+        let h = R::Geometry::SIZE / 2;
         let men = R::MEN;
         let texts = [
             format!("W:W{}-{n}:B1-{men}", n - men + 1),

@@ -73,10 +73,10 @@ fn random_setup<R: Rules>(rng: &mut Rng) -> Position<R> {
     let mut used = Word::<R>::ZERO;
     for (slot, limit) in [(0, 6), (1, 3), (2, 6), (3, 3)] {
         for _ in 0..rng.below(limit + 1) {
-            let bit = R::G::bit_of(rng.below(R::G::SQUARES as usize) as u32);
+            let bit = R::Geometry::bit_of(rng.below(R::Geometry::SQUARES as usize) as u32);
             let crowning = match slot {
-                0 => R::G::TOP_ROW.has(bit),
-                2 => R::G::BOTTOM_ROW.has(bit),
+                0 => R::Geometry::TOP_ROW.has(bit),
+                2 => R::Geometry::BOTTOM_ROW.has(bit),
                 _ => false,
             };
             if !used.has(bit) && !crowning {
@@ -153,7 +153,7 @@ fn fen_writer_uses_the_variant_style_or_numbers_on_request() {
 fn hub_round_trip<R: Rules>() {
     for pos in sample_positions::<R>(2) {
         let text = write_hub_position(&pos);
-        assert_eq!(text.len(), 1 + R::G::SQUARES as usize);
+        assert_eq!(text.len(), 1 + R::Geometry::SQUARES as usize);
         assert_eq!(read_hub_position::<R>(&text), Ok(pos), "{text}");
     }
 }

@@ -51,12 +51,12 @@ fn legal<R: Rules>(pos: &Position<R>) -> Vec<Move<Word<R>>> {
 
 /// Square number (1-based) of a bit index.
 fn number<R: Rules>(bit: u32) -> u32 {
-    R::G::square_of(bit) + 1
+    R::Geometry::square_of(bit) + 1
 }
 
 /// Bit index of the square turned half a turn with the board.
 fn mirror_bit<R: Rules>(bit: u32) -> u32 {
-    R::G::bit_of(R::G::SQUARES - 1 - R::G::square_of(bit))
+    R::Geometry::bit_of(R::Geometry::SQUARES - 1 - R::Geometry::square_of(bit))
 }
 
 /// The FEN of the position after `mv`, built by hand from square numbers:
@@ -224,12 +224,12 @@ fn random_position<R: Rules>(rng: &mut Rng) -> Position<R> {
         for (c, set) in sets.iter_mut().enumerate() {
             let pieces = 1 + rng.below(R::MEN as usize / 2);
             for _ in 0..pieces {
-                let b = R::G::bit_of(rng.below(R::G::SQUARES as usize) as u32);
+                let b = R::Geometry::bit_of(rng.below(R::Geometry::SQUARES as usize) as u32);
                 if taken.has(b) {
                     continue;
                 }
                 let king = rng.below(3) == 0;
-                let crowning_row = R::G::promotion_row(c == 0);
+                let crowning_row = R::Geometry::promotion_row(c == 0);
                 if !king && crowning_row.has(b) {
                     continue;
                 }

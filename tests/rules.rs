@@ -27,7 +27,7 @@ use tiao::notation::{MoveFormat, legal_moves_text, read_fen, read_hub_move, writ
 // Squares, positions and move text
 
 fn size<R: Rules>() -> i32 {
-    R::G::SIZE as i32
+    R::Geometry::SIZE as i32
 }
 
 /// (file, rank) of an algebraic name: `c3` = (2, 3).
@@ -43,7 +43,7 @@ fn coords(name: &str) -> (i32, i32) {
 
 /// Bit index of a square given by (file, rank), if it is a dark square of the board.
 fn bit_at<R: Rules>(file: i32, rank: i32) -> Option<u32> {
-    R::G::bit_at(size::<R>() - rank, file)
+    R::Geometry::bit_at(size::<R>() - rank, file)
 }
 
 fn bit<R: Rules>(name: &str) -> u32 {
@@ -53,9 +53,9 @@ fn bit<R: Rules>(name: &str) -> u32 {
 }
 
 fn name<R: Rules>(bit: u32) -> String {
-    let (row, file) = R::G::row_file(bit);
+    let (row, file) = R::Geometry::row_file(bit);
     let letter = char::from_u32('a' as u32 + file).unwrap_or('?');
-    format!("{letter}{}", R::G::SIZE - row)
+    format!("{letter}{}", R::Geometry::SIZE - row)
 }
 
 /// The square turned half a turn with the board.

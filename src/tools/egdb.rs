@@ -135,8 +135,8 @@ pub fn run(args: EgdbArgs) -> Result<(), String> {
 /// never on their crowning row, either side to move), drawn from a fixed
 /// seed so that every run probes the same positions.
 fn random_positions<R: Rules>(count: usize, pieces: u32) -> Vec<Position<R>> {
-    let squares = R::G::SQUARES;
-    let row = R::G::HALF;
+    let squares = R::Geometry::SQUARES;
+    let row = R::Geometry::HALF;
     let mut rng = crate::rng::Rng::new(0x9e37_79b9_7f4a_7c15);
     let mut next = move |n: u32| (rng.next_u64() % u64::from(n)) as u32;
     let mut out = Vec::with_capacity(count);

@@ -86,7 +86,7 @@ pub struct ChunkHeader {
 fn to_squares<R: Rules>(w: Word<R>) -> u64 {
     let mut out = 0u64;
     for b in w.iter() {
-        out |= 1u64 << R::G::square_of(b);
+        out |= 1u64 << R::Geometry::square_of(b);
     }
     out
 }
@@ -98,8 +98,8 @@ fn from_squares<R: Rules>(s: u64) -> Word<R> {
     while s != 0 {
         let sq = s.trailing_zeros();
         s &= s - 1;
-        if sq < R::G::SQUARES {
-            out |= Word::<R>::bit(R::G::bit_of(sq));
+        if sq < R::Geometry::SQUARES {
+            out |= Word::<R>::bit(R::Geometry::bit_of(sq));
         }
     }
     out

@@ -16,10 +16,10 @@ use std::fmt::Write;
 
 /// The board as text, White at the bottom, with the side to move below.
 pub fn diagram<R: Rules>(pos: &Position<R>) -> String {
-    let n = R::G::SIZE;
-    let half = R::G::HALF;
+    let n = R::Geometry::SIZE;
+    let half = R::Geometry::HALF;
     let numbered = R::VARIANT.square_style() == SquareStyle::Numeric;
-    let width = if R::G::SQUARES >= 100 { 3 } else { 2 };
+    let width = if R::Geometry::SQUARES >= 100 { 3 } else { 2 };
     let files: String = (0..n)
         .map(|f| format!(" {}", (b'a' + f as u8) as char))
         .collect();
@@ -30,7 +30,7 @@ pub fn diagram<R: Rules>(pos: &Position<R>) -> String {
     for row in 0..n {
         let _ = write!(out, "{:>3}|", n - row);
         for file in 0..n {
-            let c = match R::G::bit_at(row as i32, file as i32) {
+            let c = match R::Geometry::bit_at(row as i32, file as i32) {
                 None => ' ',
                 Some(bit) => pos.piece_at(bit).map_or('.', |p| p.hub_char()),
             };

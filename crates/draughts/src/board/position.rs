@@ -14,7 +14,7 @@ use std::marker::PhantomData;
 use tiao_core::bits::BitWord;
 
 /// Bitboard word of a rule set.
-pub type Word<R> = <<R as Rules>::G as Geometry>::W;
+pub type Word<R> = <<R as Rules>::Geometry as Geometry>::W;
 
 /// A draughts position under rule set `R`.
 pub struct Position<R: Rules> {
@@ -100,12 +100,12 @@ impl<R: Rules> Position<R> {
     /// The start position: each side's men on its first rows, White to move.
     pub fn start() -> Self {
         let n = R::MEN;
-        let sq = R::G::SQUARES;
+        let sq = R::Geometry::SQUARES;
         let mut black = Word::<R>::ZERO;
         let mut white = Word::<R>::ZERO;
         for s in 0..n {
-            black |= Word::<R>::bit(R::G::bit_of(s));
-            white |= Word::<R>::bit(R::G::bit_of(sq - 1 - s));
+            black |= Word::<R>::bit(R::Geometry::bit_of(s));
+            white |= Word::<R>::bit(R::Geometry::bit_of(sq - 1 - s));
         }
         // Counts are within limits and men are far from their crowning rows.
         Self::from_bitboards(
@@ -128,7 +128,7 @@ impl<R: Rules> Position<R> {
         black_kings: Word<R>,
         side: Colour,
     ) -> Result<Self, PositionError> {
-        let all = R::G::ALL;
+        let all = R::Geometry::ALL;
         let (wm, wk, bm, bk) = (
             white_men & all,
             white_kings & all,
@@ -137,14 +137,16 @@ impl<R: Rules> Position<R> {
         );
         let twice = (wm & wk) | (wm & bm) | (wm & bk) | (wk & bm) | (wk & bk) | (bm & bk);
         if twice.any() {
-            return Err(PositionError::SquareTwice(R::G::square_of(twice.lsb()) + 1));
+            return Err(PositionError::SquareTwice(
+                R::Geometry::square_of(twice.lsb()) + 1,
+            ));
         }
         for (colour, men) in [(Colour::White, wm), (Colour::Black, bm)] {
-            let bad = men & R::G::promotion_row(colour == Colour::White);
+            let bad = men & R::Geometry::promotion_row(colour == Colour::White);
             if bad.any() {
                 return Err(PositionError::ManOnCrowningRow {
                     colour,
-                    square: R::G::square_of(bad.lsb()) + 1,
+                    square: R::Geometry::square_of(bad.lsb()) + 1,
                 });
             }
         }
@@ -200,7 +202,7 @@ impl<R: Rules> Position<R> {
     }
     #[inline(always)]
     pub fn empty_squares(&self) -> Word<R> {
-        R::G::ALL & !self.occupied()
+        R::Geometry::ALL & !self.occupied()
     }
 
     /// The piece on a bit index, if any.
@@ -345,12 +347,12 @@ impl<R: Rules> Position<R> {
     /// mirrored squares, and the other side moves). Evaluation must score it
     /// as the negation of the original.
     pub fn flipped(&self) -> Self {
-        let n = R::G::SQUARES;
+        let n = R::Geometry::SQUARES;
         let mirror = |w: Word<R>| {
             let mut out = Word::<R>::ZERO;
             for b in w.iter() {
-                let sq = R::G::square_of(b);
-                out |= Word::<R>::bit(R::G::bit_of(n - 1 - sq));
+                let sq = R::Geometry::square_of(b);
+                out |= Word::<R>::bit(R::Geometry::bit_of(n - 1 - sq));
             }
             out
         };
@@ -369,8 +371,10 @@ impl<R: Rules> Position<R> {
 impl<R: Rules> fmt::Debug for Position<R> {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         write!(f, "Position<{}>({}", R::VARIANT, self.side.letter())?;
-        for sq in 0..R::G::SQUARES {
-            let c = self.piece_at(R::G::bit_of(sq)).map_or('e', Piece::hub_char);
+        for sq in 0..R::Geometry::SQUARES {
+            let c = self
+                .piece_at(R::Geometry::bit_of(sq))
+                .map_or('e', Piece::hub_char);
             write!(f, "{c}")?;
         }
         write!(f, ")")

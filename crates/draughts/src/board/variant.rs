@@ -204,7 +204,7 @@ const RUSSIAN_DRAWS: DrawRules = DrawRules {
 
 /// A compile-time rule set: geometry plus the flags that make the variants differ.
 pub trait Rules: Copy + Default + fmt::Debug + Send + Sync + 'static {
-    type G: Geometry;
+    type Geometry: Geometry;
     const VARIANT: Variant;
     /// Majority rule: only captures taking the most pieces are legal.
     const MAJORITY: bool;
@@ -224,7 +224,7 @@ macro_rules! rules {
         pub struct $name;
 
         impl Rules for $name {
-            type G = $geo;
+            type Geometry = $geo;
             const VARIANT: Variant = $variant;
             const MAJORITY: bool = $maj;
             const CROWN_IN_CAPTURE: bool = $crown;

@@ -35,7 +35,7 @@ pub(super) fn generate<R: Rules>(s: &Sides<Word<R>>, white: bool, list: &mut Mov
     let mut search = Search::<R> {
         opp: s.opp,
         empty: s.empty,
-        promo: R::G::promotion_row(white),
+        promo: R::Geometry::promotion_row(white),
         from: 0,
         crowned: false,
         best: 0,
@@ -46,7 +46,7 @@ pub(super) fn generate<R: Rules>(s: &Sides<Word<R>>, white: bool, list: &mut Mov
     let mut capturing_men = Word::<R>::ZERO;
     for d in Dir::ALL {
         let back = d.reverse();
-        capturing_men |= R::G::step(R::G::step(s.empty, back) & s.opp, back);
+        capturing_men |= R::Geometry::step(R::Geometry::step(s.empty, back) & s.opp, back);
     }
     for m in (capturing_men & s.men).iter() {
         let origin = Word::<R>::bit(m);
@@ -94,11 +94,11 @@ impl<R: Rules> Search<'_, R> {
         let mut found = false;
         let targets = self.opp & !captured;
         for d in Dir::ALL {
-            let victim = R::G::step(sq, d) & targets;
+            let victim = R::Geometry::step(sq, d) & targets;
             if victim.is_zero() {
                 continue;
             }
-            let land = R::G::step(victim, d) & self.empty;
+            let land = R::Geometry::step(victim, d) & self.empty;
             if land.is_zero() {
                 continue;
             }
@@ -128,15 +128,15 @@ impl<R: Rules> Search<'_, R> {
     /// found a capture (all its continuations are then searched).
     #[inline]
     fn king_jump(&mut self, sq: Word<R>, d: Dir, captured: Word<R>) -> bool {
-        let mut x = R::G::step(sq, d);
+        let mut x = R::Geometry::step(sq, d);
         while (x & self.empty).any() {
-            x = R::G::step(x, d);
+            x = R::Geometry::step(x, d);
         }
         let victim = x & self.opp & !captured;
         if victim.is_zero() {
             return false;
         }
-        let land = R::G::step(victim, d) & self.empty;
+        let land = R::Geometry::step(victim, d) & self.empty;
         if land.is_zero() {
             return false;
         }
@@ -155,7 +155,7 @@ impl<R: Rules> Search<'_, R> {
         loop {
             found |= self.king_jump(last, left, captured);
             found |= self.king_jump(last, right, captured);
-            let next = R::G::step(last, d);
+            let next = R::Geometry::step(last, d);
             if (next & self.empty).any() {
                 last = next;
             } else {
@@ -171,7 +171,7 @@ impl<R: Rules> Search<'_, R> {
                 if x == last {
                     break;
                 }
-                x = R::G::step(x, d);
+                x = R::Geometry::step(x, d);
             }
         }
     }

@@ -69,12 +69,12 @@ pub fn has_capture<R: Rules>(pos: &Position<R>) -> bool {
 fn any_capture<R: Rules>(s: &Sides<Word<R>>) -> bool {
     let mut hits = Word::<R>::ZERO;
     for d in Dir::ALL {
-        let next_empty = R::G::step(s.empty, d.reverse());
+        let next_empty = R::Geometry::step(s.empty, d.reverse());
         // A man jumps an adjacent enemy piece onto the empty square behind it.
-        hits |= R::G::step(s.men, d) & s.opp & next_empty;
+        hits |= R::Geometry::step(s.men, d) & s.opp & next_empty;
         // A king jumps the first piece on its diagonal if it is an enemy.
         if s.kings.any() {
-            hits |= R::G::slide(s.kings, d, s.empty) & s.opp & next_empty;
+            hits |= R::Geometry::slide(s.kings, d, s.empty) & s.opp & next_empty;
         }
     }
     hits.any()
@@ -118,11 +118,11 @@ pub fn count<R: Rules>(pos: &Position<R>) -> u64 {
     }
     let mut n = 0;
     for d in forward(pos.side() == Colour::White) {
-        n += (R::G::step(s.men, d) & s.empty).count();
+        n += (R::Geometry::step(s.men, d) & s.empty).count();
     }
     if s.kings.any() {
         for d in Dir::ALL {
-            n += (R::G::slide(s.kings, d, s.empty) & s.empty).count();
+            n += (R::Geometry::slide(s.kings, d, s.empty) & s.empty).count();
         }
     }
     u64::from(n)
@@ -137,19 +137,19 @@ pub fn has_move<R: Rules>(pos: &Position<R>) -> bool {
     }
     let mut targets = Word::<R>::ZERO;
     for d in forward(pos.side() == Colour::White) {
-        targets |= R::G::step(s.men, d);
+        targets |= R::Geometry::step(s.men, d);
     }
     for d in Dir::ALL {
-        targets |= R::G::step(s.kings, d);
+        targets |= R::Geometry::step(s.kings, d);
     }
     (targets & s.empty).any()
 }
 
 fn quiet<R: Rules, const WHITE: bool>(s: &Sides<Word<R>>, list: &mut MoveList<R>) {
-    let promo = R::G::promotion_row(WHITE);
+    let promo = R::Geometry::promotion_row(WHITE);
     for d in forward(WHITE) {
-        let back = R::G::offset(d);
-        for to in (R::G::step(s.men, d) & s.empty).iter() {
+        let back = R::Geometry::offset(d);
+        for to in (R::Geometry::step(s.men, d) & s.empty).iter() {
             let from = (to as i32 - back) as u32;
             list.push(Move::new(from, to, Word::<R>::ZERO, promo.has(to)));
         }
@@ -157,10 +157,10 @@ fn quiet<R: Rules, const WHITE: bool>(s: &Sides<Word<R>>, list: &mut MoveList<R>
     for k in s.kings.iter() {
         let origin = Word::<R>::bit(k);
         for d in Dir::ALL {
-            let mut x = R::G::step(origin, d) & s.empty;
+            let mut x = R::Geometry::step(origin, d) & s.empty;
             while x.any() {
                 list.push(Move::new(k, x.lsb(), Word::<R>::ZERO, false));
-                x = R::G::step(x, d) & s.empty;
+                x = R::Geometry::step(x, d) & s.empty;
             }
         }
     }

@@ -23,7 +23,7 @@ pub fn capture_paths<R: Rules>(pos: &Position<R>, mv: &Move<Word<R>>) -> Vec<Vec
         target: *mv,
         opp: pos.pieces(!us),
         empty: pos.empty_squares() | from,
-        promo: R::G::promotion_row(us == crate::board::Colour::White),
+        promo: R::Geometry::promotion_row(us == crate::board::Colour::White),
     };
     let king = pos.kings(us).has(mv.from_bit());
     let mut path = Vec::new();
@@ -60,17 +60,17 @@ impl<R: Rules> Walker<R> {
         }
         let wanted = self.target.captured & self.opp & !captured;
         for d in Dir::ALL {
-            let mut x = R::G::step(sq, d);
+            let mut x = R::Geometry::step(sq, d);
             if king {
                 while (x & self.empty).any() {
-                    x = R::G::step(x, d);
+                    x = R::Geometry::step(x, d);
                 }
             }
             let victim = x & wanted;
             if victim.is_zero() {
                 continue;
             }
-            let mut land = R::G::step(victim, d) & self.empty;
+            let mut land = R::Geometry::step(victim, d) & self.empty;
             while land.any() {
                 path.push(land.lsb());
                 let crown_now = R::CROWN_IN_CAPTURE && !king && (land & self.promo).any();
@@ -86,7 +86,7 @@ impl<R: Rules> Walker<R> {
                 if !king {
                     break;
                 }
-                land = R::G::step(land, d) & self.empty;
+                land = R::Geometry::step(land, d) & self.empty;
             }
         }
     }

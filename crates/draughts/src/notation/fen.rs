@@ -207,11 +207,11 @@ pub fn read_fen<R: Rules>(text: &str) -> Result<Position<R>, FenError> {
         };
         seen[colour.index()] = true;
         for it in &section.items {
-            let first = it.first.resolve::<R::G>()?;
+            let first = it.first.resolve::<R::Geometry>()?;
             let bits: Vec<u32> = match it.last {
                 None => vec![first],
                 Some(last_tok) => {
-                    let last = last_tok.resolve::<R::G>()?;
+                    let last = last_tok.resolve::<R::Geometry>()?;
                     let both_numbers = matches!(it.first, SquareToken::Number(_))
                         && matches!(last_tok, SquareToken::Number(_));
                     if !both_numbers {
@@ -220,20 +220,25 @@ pub fn read_fen<R: Rules>(text: &str) -> Result<Position<R>, FenError> {
                             "a range needs square numbers, as in 31-50".into(),
                         ));
                     }
-                    let (a, b) = (number_of_bit::<R::G>(first), number_of_bit::<R::G>(last));
+                    let (a, b) = (
+                        number_of_bit::<R::Geometry>(first),
+                        number_of_bit::<R::Geometry>(last),
+                    );
                     if a > b {
                         return Err(malformed(
                             it.at,
                             format!("the range {a}-{b} runs backwards"),
                         ));
                     }
-                    (a..=b).map(|n| R::G::bit_of(n - 1)).collect()
+                    (a..=b).map(|n| R::Geometry::bit_of(n - 1)).collect()
                 }
             };
             for bit in bits {
                 let occupied = men[0] | men[1] | kings[0] | kings[1];
                 if occupied.has(bit) {
-                    return Err(PositionError::SquareTwice(number_of_bit::<R::G>(bit)).into());
+                    return Err(
+                        PositionError::SquareTwice(number_of_bit::<R::Geometry>(bit)).into(),
+                    );
                 }
                 let set = if it.king { &mut kings } else { &mut men };
                 set[colour.index()] |= Word::<R>::bit(bit);
@@ -275,7 +280,7 @@ pub fn write_fen_with<R: Rules>(pos: &Position<R>, style: SquareStyle) -> String
         if style == SquareStyle::Algebraic {
             // Rank 1 first (bottom row = highest row index), then by file.
             bits.sort_by_key(|&b| {
-                let (row, file) = R::G::row_file(b);
+                let (row, file) = R::Geometry::row_file(b);
                 (std::cmp::Reverse(row), file)
             });
         }
@@ -284,8 +289,8 @@ pub fn write_fen_with<R: Rules>(pos: &Position<R>, style: SquareStyle) -> String
             .map(|&b| {
                 let k = if kings.has(b) { "K" } else { "" };
                 let sq = match style {
-                    SquareStyle::Numeric => number_of_bit::<R::G>(b).to_string(),
-                    SquareStyle::Algebraic => algebraic_of_bit::<R::G>(b),
+                    SquareStyle::Numeric => number_of_bit::<R::Geometry>(b).to_string(),
+                    SquareStyle::Algebraic => algebraic_of_bit::<R::Geometry>(b),
                 };
                 format!("{k}{sq}")
             })

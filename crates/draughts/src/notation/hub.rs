@@ -52,7 +52,7 @@ impl std::error::Error for HubPositionError {}
 /// Read a Hub position string for rule set `R`. Surrounding blanks are ignored.
 pub fn read_hub_position<R: Rules>(text: &str) -> Result<Position<R>, HubPositionError> {
     let text = text.trim();
-    let expected = 1 + R::G::SQUARES as usize;
+    let expected = 1 + R::Geometry::SQUARES as usize;
     let got = text.chars().count();
     if got != expected {
         return Err(HubPositionError::WrongLength { expected, got });
@@ -66,7 +66,7 @@ pub fn read_hub_position<R: Rules>(text: &str) -> Result<Position<R>, HubPositio
     };
     // [white men, white kings, black men, black kings]
     let mut sets = [Word::<R>::ZERO; 4];
-    for (sq, ch) in (0..R::G::SQUARES).zip(chars) {
+    for (sq, ch) in (0..R::Geometry::SQUARES).zip(chars) {
         let slot = match ch {
             'w' => 0,
             'W' => 1,
@@ -81,7 +81,7 @@ pub fn read_hub_position<R: Rules>(text: &str) -> Result<Position<R>, HubPositio
                 });
             }
         };
-        sets[slot] |= Word::<R>::bit(R::G::bit_of(sq));
+        sets[slot] |= Word::<R>::bit(R::Geometry::bit_of(sq));
     }
     Position::from_bitboards(sets[0], sets[1], sets[2], sets[3], side)
         .map_err(HubPositionError::Position)
@@ -89,10 +89,13 @@ pub fn read_hub_position<R: Rules>(text: &str) -> Result<Position<R>, HubPositio
 
 /// Write a position as a Hub position string.
 pub fn write_hub_position<R: Rules>(pos: &Position<R>) -> String {
-    let mut out = String::with_capacity(1 + R::G::SQUARES as usize);
+    let mut out = String::with_capacity(1 + R::Geometry::SQUARES as usize);
     out.push(pos.side().letter());
-    for sq in 0..R::G::SQUARES {
-        out.push(pos.piece_at(R::G::bit_of(sq)).map_or('e', Piece::hub_char));
+    for sq in 0..R::Geometry::SQUARES {
+        out.push(
+            pos.piece_at(R::Geometry::bit_of(sq))
+                .map_or('e', Piece::hub_char),
+        );
     }
     out
 }

@@ -186,7 +186,7 @@ fn parse_squares<R: Rules>(text: &str) -> Result<Vec<u32>, MoveError> {
     let tokens = syntax_squares(text).map_err(malformed)?;
     tokens
         .iter()
-        .map(|t| t.resolve::<R::G>())
+        .map(|t| t.resolve::<R::Geometry>())
         .collect::<Result<Vec<u32>, SquareError>>()
         .map_err(|e| malformed(e.to_string()))
 }
@@ -211,7 +211,7 @@ fn move_order<R: Rules>(mv: &Move<Word<R>>) -> (u32, u32, Vec<u32>) {
 }
 
 fn numeric<R: Rules>(bit: u32) -> u32 {
-    number_of_bit::<R::G>(bit)
+    number_of_bit::<R::Geometry>(bit)
 }
 
 /// Captured squares of a move, as ascending square numbers.
@@ -535,14 +535,14 @@ pub fn read_dxp<R: Rules>(
     }
     let mut squares = Vec::with_capacity(2 + captured.len());
     for &n in [from, to].iter().chain(captured) {
-        match super::square::bit_of_number::<R::G>(n) {
+        match super::square::bit_of_number::<R::Geometry>(n) {
             Some(b) => squares.push(b),
             None => {
                 return Err(MoveError::Malformed {
                     text,
                     reason: SquareError::NotOnBoard {
                         square: n.to_string(),
-                        size: R::G::SIZE,
+                        size: R::Geometry::SIZE,
                     }
                     .to_string(),
                 });

@@ -130,7 +130,7 @@ pub fn algebraic_of_bit<G: Geometry>(bit: u32) -> String {
 pub fn parse_square<R: Rules>(text: &str) -> Result<u32, SquareError> {
     let trimmed = text.trim();
     match all_consuming(square_token).parse(trimmed) {
-        Ok((_, token)) => token.resolve::<R::G>(),
+        Ok((_, token)) => token.resolve::<R::Geometry>(),
         Err(_) => Err(SquareError::Malformed(trimmed.to_string())),
     }
 }
@@ -138,8 +138,8 @@ pub fn parse_square<R: Rules>(text: &str) -> Result<u32, SquareError> {
 /// Write the square at `bit` in the given style.
 pub fn write_square<R: Rules>(bit: u32, style: SquareStyle) -> String {
     match style {
-        SquareStyle::Numeric => number_of_bit::<R::G>(bit).to_string(),
-        SquareStyle::Algebraic => algebraic_of_bit::<R::G>(bit),
+        SquareStyle::Numeric => number_of_bit::<R::Geometry>(bit).to_string(),
+        SquareStyle::Algebraic => algebraic_of_bit::<R::Geometry>(bit),
     }
 }
 
@@ -229,8 +229,8 @@ mod tests {
     #[test]
     fn every_square_round_trips_in_both_styles() {
         fn check<R: Rules>() {
-            for sq in 0..R::G::SQUARES {
-                let bit = R::G::bit_of(sq);
+            for sq in 0..R::Geometry::SQUARES {
+                let bit = R::Geometry::bit_of(sq);
                 for style in [SquareStyle::Numeric, SquareStyle::Algebraic] {
                     assert_eq!(parse_square::<R>(&write_square::<R>(bit, style)), Ok(bit));
                 }

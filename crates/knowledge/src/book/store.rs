@@ -304,14 +304,14 @@ pub fn compact_fen<R: Rules>(pos: &Position<R>) -> String {
         let kings = pos.kings(colour);
         let mut items: Vec<String> = Vec::new();
         let mut n = 1;
-        while n <= R::G::SQUARES {
-            let bit = R::G::bit_of(n - 1);
+        while n <= R::Geometry::SQUARES {
+            let bit = R::Geometry::bit_of(n - 1);
             if kings.has(bit) {
                 items.push(format!("K{n}"));
                 n += 1;
             } else if men.has(bit) {
                 let mut last = n;
-                while last < R::G::SQUARES && men.has(R::G::bit_of(last)) {
+                while last < R::Geometry::SQUARES && men.has(R::Geometry::bit_of(last)) {
                     last += 1;
                 }
                 match last - n {

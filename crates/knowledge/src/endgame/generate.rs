@@ -258,7 +258,7 @@ fn reusable<R: Rules>(opts: &GenOptions, m: Material) -> Option<TableFile> {
     if !path.exists() {
         return None;
     }
-    let size = SliceIndex::<R::G>::new(m).ok()?.size();
+    let size = SliceIndex::<R::Geometry>::new(m).ok()?.size();
     let checked = TableFile::open(&path, R::VARIANT, m, size).and_then(|f| {
         if f.header().encoding.has_distance() != wants_distances(m, opts) {
             return Err(EgdbError::Mismatch {
@@ -310,7 +310,7 @@ fn run<R: Rules>(opts: &GenOptions) -> Result<GenReport, EgdbError> {
     for (u, files) in &todo {
         if files.is_none() {
             for &m in u {
-                total += SliceIndex::<R::G>::new(m)?.size();
+                total += SliceIndex::<R::Geometry>::new(m)?.size();
             }
         }
     }
@@ -357,7 +357,7 @@ fn run<R: Rules>(opts: &GenOptions) -> Result<GenReport, EgdbError> {
         }
         for &m in &deps {
             if tables.get(m).is_none() {
-                let index = SliceIndex::<R::G>::new(m)?;
+                let index = SliceIndex::<R::Geometry>::new(m)?;
                 let path = table_path(&opts.dir, R::VARIANT, m);
                 let file = TableFile::open(&path, R::VARIANT, m, index.size())?;
                 tables.insert(m, Arc::new(MemTable::load(&file, index)?));
@@ -398,7 +398,7 @@ fn run<R: Rules>(opts: &GenOptions) -> Result<GenReport, EgdbError> {
             tables.insert(
                 m,
                 Arc::new(MemTable::from_codes(
-                    SliceIndex::<R::G>::new(m)?,
+                    SliceIndex::<R::Geometry>::new(m)?,
                     c,
                     distances,
                 )),
@@ -472,8 +472,8 @@ fn solve_unit<R: Rules>(
 ) -> Result<Vec<Vec<u16>>, EgdbError> {
     let m0 = unit[0];
     let m1 = unit.get(1).copied().unwrap_or(m0);
-    let ix0 = SliceIndex::<R::G>::new(m0)?;
-    let ix1 = SliceIndex::<R::G>::new(m1)?;
+    let ix0 = SliceIndex::<R::Geometry>::new(m0)?;
+    let ix1 = SliceIndex::<R::Geometry>::new(m1)?;
     let fresh = |n: u64| -> Vec<AtomicU16> { (0..n).map(|_| AtomicU16::new(UNSET)).collect() };
     let res0 = fresh(ix0.size());
     let res1 = if m1 != m0 {
@@ -503,8 +503,8 @@ fn solve_unit<R: Rules>(
             let (wm, bm) = ix0
                 .men_unrank(r)
                 .ok_or_else(|| EgdbError::Internal(format!("men rank {r} of {m0}")))?;
-            let adv = SliceIndex::<R::G>::advancement(wm, bm);
-            let partner = ix1.men_rank(mirror::<R::G>(bm), mirror::<R::G>(wm));
+            let adv = SliceIndex::<R::Geometry>::advancement(wm, bm);
+            let partner = ix1.men_rank(mirror::<R::Geometry>(bm), mirror::<R::Geometry>(wm));
             Ok((adv, r as u32, partner as u32))
         })
         .filter(|g: &Result<(u32, u32, u32), EgdbError>| match g {

@@ -111,7 +111,7 @@ impl<G: Geometry> MemTable<G> {
 
 /// The slices the generator holds, by material.
 pub(crate) struct MemTables<R: Rules> {
-    tables: Vec<Option<Arc<MemTable<R::G>>>>,
+    tables: Vec<Option<Arc<MemTable<R::Geometry>>>>,
     rules: PhantomData<R>,
 }
 
@@ -123,11 +123,11 @@ impl<R: Rules> MemTables<R> {
         }
     }
 
-    pub fn get(&self, m: Material) -> Option<&Arc<MemTable<R::G>>> {
+    pub fn get(&self, m: Material) -> Option<&Arc<MemTable<R::Geometry>>> {
         self.tables.get(m.key()?)?.as_ref()
     }
 
-    pub fn insert(&mut self, m: Material, t: Arc<MemTable<R::G>>) {
+    pub fn insert(&mut self, m: Material, t: Arc<MemTable<R::Geometry>>) {
         if let Some(k) = m.key() {
             self.tables[k] = Some(t);
         }

@@ -396,7 +396,10 @@ impl Egdb {
         if R::VARIANT != self.variant || pos.piece_count() > self.max_pieces {
             return Ok(None);
         }
-        let Some(indexes) = self.indexes.downcast_ref::<Vec<Option<SliceIndex<R::G>>>>() else {
+        let Some(indexes) = self
+            .indexes
+            .downcast_ref::<Vec<Option<SliceIndex<R::Geometry>>>>()
+        else {
             return Ok(None);
         };
         let src = Source {
@@ -418,7 +421,7 @@ struct Source<'a, G: Geometry> {
     indexes: &'a [Option<SliceIndex<G>>],
 }
 
-impl<R: Rules> Lookup<R> for Source<'_, R::G> {
+impl<R: Rules> Lookup<R> for Source<'_, R::Geometry> {
     fn stored(&self, s: &Sides) -> Result<(Code, bool), EgdbError> {
         let m = s.material();
         let missing = || EgdbError::Missing {

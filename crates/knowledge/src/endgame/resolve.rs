@@ -37,9 +37,9 @@ pub(crate) fn is_stored<R: Rules>(s: &Sides) -> bool {
     if white == 0 || black == 0 {
         return false;
     }
-    let w = |x: u128| <R::G as Geometry>::W::from_u128(x);
-    let empty = <R::G as Geometry>::ALL & !w(white | black);
-    !can_capture::<R::G>(w(s.wm), w(s.wk), w(black), empty)
+    let w = |x: u128| <R::Geometry as Geometry>::W::from_u128(x);
+    let empty = <R::Geometry as Geometry>::ALL & !w(white | black);
+    !can_capture::<R::Geometry>(w(s.wm), w(s.wk), w(black), empty)
 }
 
 /// The value of a White-to-move position and whether its distance is exact.

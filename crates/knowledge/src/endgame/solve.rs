@@ -63,7 +63,7 @@ const CHUNK: usize = 1 << 12;
 /// it is its own swap), their results so far, and the finished tables.
 pub(crate) struct Unit<'a, R: Rules> {
     pub mats: [Material; 2],
-    pub index: [&'a SliceIndex<R::G>; 2],
+    pub index: [&'a SliceIndex<R::Geometry>; 2],
     pub results: [&'a [AtomicU16]; 2],
     pub deps: &'a MemTables<R>,
     /// Whether distances are kept (otherwise only win/loss/draw is exact).
@@ -375,26 +375,26 @@ impl<R: Rules> Unit<'_, R> {
             .kings_unrank_in(&blk.lay, (q % k) as u64)
             .ok_or_else(|| internal("kings rank out of range".into()))?;
         let other_index = self.index[ob.sel];
-        let all = R::G::ALL;
+        let all = R::Geometry::ALL;
         let white = w::<R>(blk.wm | wk);
         let bm = w::<R>(blk.bm);
         let bkw = w::<R>(bk);
         let empty = all & !(white | bm | bkw);
         // In the flipped predecessor the white kings of this position are black.
-        let their_kings = mirror::<R::G>(wk);
+        let their_kings = mirror::<R::Geometry>(wk);
         for from in bkw.iter() {
             let origin = Word::<R>::bit(from);
             for dir in Dir::ALL {
-                for e in (R::G::slide(origin, dir, empty) & empty).iter() {
+                for e in (R::Geometry::slide(origin, dir, empty) & empty).iter() {
                     // Black's king came from `e` to `from`.
                     let moved = origin | Word::<R>::bit(e);
                     let qk = bkw ^ moved;
-                    if can_capture::<R::G>(bm, qk, white, empty ^ moved) {
+                    if can_capture::<R::Geometry>(bm, qk, white, empty ^ moved) {
                         continue; // capture was compulsory there
                     }
                     let r = other_index.kings_rank_in(
                         &ob.lay,
-                        mirror::<R::G>(qk.to_u128()),
+                        mirror::<R::Geometry>(qk.to_u128()),
                         their_kings,
                     );
                     let p = ob.base + r as usize;

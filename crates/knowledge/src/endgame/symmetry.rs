@@ -60,7 +60,7 @@ pub(crate) fn canonical<R: Rules>(pos: &Position<R>) -> Sides {
     if pos.side() == Colour::White {
         s
     } else {
-        flip::<R::G>(&s)
+        flip::<R::Geometry>(&s)
     }
 }
 
@@ -103,13 +103,13 @@ mod tests {
     use tiao_core::rng::Rng;
 
     fn random_position<R: Rules>(rng: &mut Rng) -> Option<Position<R>> {
-        let n = R::G::SQUARES;
+        let n = R::Geometry::SQUARES;
         let mut sets = [0u128; 4];
         let mut used = 0u128;
         let pieces = 2 + rng.next_u64() % 6;
         for _ in 0..pieces {
             let sq = (rng.next_u64() % u64::from(n)) as u32;
-            let b = R::G::bit_of(sq);
+            let b = R::Geometry::bit_of(sq);
             if used >> b & 1 == 1 {
                 continue;
             }
@@ -147,7 +147,7 @@ mod tests {
             let us = p.side();
             let empty = p.empty_squares();
             assert_eq!(
-                can_capture::<R::G>(p.men(us), p.kings(us), p.pieces(!us), empty),
+                can_capture::<R::Geometry>(p.men(us), p.kings(us), p.pieces(!us), empty),
                 has_capture(&p)
             );
         }

@@ -181,18 +181,18 @@ fn side_features<R: Rules>(pos: &Position<R>, colour: Colour, t: &Tables) -> Fea
     // Supported from behind on both rear diagonals (the board edge counts as support).
     // A square is backed along `d` when the square behind it (against `d`) is
     // friendly or off the board: shifting those squares by `d` marks it.
-    let backed = |d: Dir| R::G::step(own | !R::G::ALL, d);
+    let backed = |d: Dir| R::Geometry::step(own | !R::Geometry::ALL, d);
     let supported = backed(fwd_l) & backed(fwd_r);
-    let half = R::G::SIZE / 2;
+    let half = R::Geometry::SIZE / 2;
     let mut advanced = Word::<R>::ZERO;
     for &row in &t.rows[c][half as usize..] {
         advanced |= w(row);
     }
-    f[Feature::Outpost as usize] = (men & advanced & supported & R::G::ALL).count() as i32;
+    f[Feature::Outpost as usize] = (men & advanced & supported & R::Geometry::ALL).count() as i32;
 
     // Runaways only count while the opponent has no king to chase them.
     if pos.kings(!colour).is_zero() {
-        let last = R::G::SIZE as i32 - 1;
+        let last = R::Geometry::SIZE as i32 - 1;
         let mut runaway = 0;
         for b in men.iter() {
             if (w(t.cone[c][b as usize]) & enemy).is_zero() {
@@ -202,13 +202,14 @@ fn side_features<R: Rules>(pos: &Position<R>, colour: Colour, t: &Tables) -> Fea
         f[Feature::Runaway as usize] = runaway;
     }
 
-    let can_step = R::G::step(empty, fwd_l.reverse()) | R::G::step(empty, fwd_r.reverse());
+    let can_step =
+        R::Geometry::step(empty, fwd_l.reverse()) | R::Geometry::step(empty, fwd_r.reverse());
     f[Feature::Locked as usize] = (men & !can_step).count() as i32;
 
     let mut mobility = 0;
     if kings.any() {
         for d in Dir::ALL {
-            mobility += (R::G::slide(kings, d, empty) & empty).count() as i32;
+            mobility += (R::Geometry::slide(kings, d, empty) & empty).count() as i32;
         }
     }
     f[Feature::KingMobility as usize] = mobility;
@@ -218,7 +219,7 @@ fn side_features<R: Rules>(pos: &Position<R>, colour: Colour, t: &Tables) -> Fea
 
 /// The features of a position, White minus Black.
 pub fn features<R: Rules>(pos: &Position<R>) -> Features {
-    let t = tables::<R::G>();
+    let t = tables::<R::Geometry>();
     let w = side_features(pos, Colour::White, t);
     let b = side_features(pos, Colour::Black, t);
     let mut f = [0; Feature::COUNT];

@@ -92,7 +92,7 @@ impl<R: Rules> Evaluate<Position<R>> for Evaluator {
 #[cfg(test)]
 pub(crate) fn extreme_positions<R: Rules>() -> Vec<Position<R>> {
     use tiao_draughts::board::Geometry;
-    let (n, men, h) = (R::G::SQUARES, R::MEN, R::G::SIZE / 2);
+    let (n, men, h) = (R::Geometry::SQUARES, R::MEN, R::Geometry::SIZE / 2);
     [
         format!("W:WK1-{men}:BK{}-{n}", n - men + 1),
         format!("B:WK{}-{n}:B1-{men}", n - men + 1),

@@ -159,7 +159,7 @@ fn pattern_sum<R: Rules>(w: &PatternWeights, pos: &Position<R>) -> (i32, i32) {
     // Supported boards fit a u64 word (checked when the weights were loaded).
     let white = pos.men(Colour::White).to_u128() as u64;
     let black = pos.men(Colour::Black).to_u128() as u64;
-    let rows = RowPairs::new::<R::G>(white, black);
+    let rows = RowPairs::new::<R::Geometry>(white, black);
     let (mut mg, mut eg) = (0i32, 0i32);
     for (region, table) in w.layout.regions.iter().zip(w.tables.chunks_exact(CONFIGS)) {
         let e = table[region.index_from(&rows)];

@@ -108,14 +108,14 @@ fn side<R: Rules>(pos: &Position<R>, colour: Colour, p: &Planes) -> [i32; DENSE]
         } else {
             (Dir::DownLeft, Dir::DownRight)
         };
-        let free = men & !shadow::<R::G>(pos.pieces(!colour), forward);
+        let free = men & !shadow::<R::Geometry>(pos.pieces(!colour), forward);
         f[RUNAWAY] = advance_sum(p, c, free.to_u128() as u64);
     }
     if kings.any() {
         let empty = pos.empty_squares();
         let mut m = 0;
         for d in Dir::ALL {
-            m += (R::G::slide(kings, d, empty) & empty).count() as i32;
+            m += (R::Geometry::slide(kings, d, empty) & empty).count() as i32;
         }
         f[KING_MOBILITY] = m;
     }
@@ -126,7 +126,7 @@ fn side<R: Rules>(pos: &Position<R>, colour: Colour, p: &Planes) -> [i32; DENSE]
 /// White moves, -1 when Black does). Boards of 8x8 and 10x10 only.
 #[inline]
 pub fn dense<R: Rules>(pos: &Position<R>) -> [i32; DENSE] {
-    let p = planes::<R::G>();
+    let p = planes::<R::Geometry>();
     let w = side(pos, Colour::White, p);
     let b = side(pos, Colour::Black, p);
     let mut f = [0i32; DENSE];
