@@ -615,15 +615,29 @@ fn every_param_line_comes_from_the_option_table() {
             OptionKind::Text { .. } => assert_eq!(field(line, "type"), Some("string"), "{line}"),
         }
     }
-    // The documented parameters are the table's.
+    // The documented parameters are the table's: each has its row in
+    // docs/hub.md, with its range and default.
     let doc = std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/docs/hub.md"))
         .expect("docs/hub.md");
     for option in TABLE {
-        assert!(
-            doc.contains(&format!("`{}`", option.name)),
-            "{} is not documented",
-            option.name
-        );
+        let name = format!("`{}`", option.name);
+        let row = doc
+            .lines()
+            .find(|l| {
+                l.starts_with("| `") && l.split('|').nth(1).is_some_and(|c| c.contains(&name))
+            })
+            .unwrap_or_else(|| panic!("{} is not documented", option.name));
+        let default = match option.kind {
+            OptionKind::Bool { default } => format!("| {default} |"),
+            OptionKind::Int { min, max, default } => {
+                assert!(row.contains(&format!("{min}..{max}")), "range of {row}");
+                format!("| {default} |")
+            }
+            OptionKind::Choice { default, .. } => format!("`{default}`"),
+            OptionKind::Text { default: "" } => "| empty |".to_string(),
+            OptionKind::Text { default } => format!("`{default}`"),
+        };
+        assert!(row.contains(&default), "default {default} in {row}");
     }
 }
 

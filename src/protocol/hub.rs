@@ -1,9 +1,11 @@
 //! The Hub protocol (version 2), as spoken by the Scan engine and the Hub
 //! GUI: `tiao hub` reads commands on stdin and answers on stdout.
 //!
-//! The main thread reads lines; a search runs on its own thread with the
-//! engine moved into it, and prints its `info` lines and its `done` line
-//! itself. While it runs, `ping`, `stop` and `ponder-hit` are answered at
+//! The main thread reads lines; the engine's move decision (book,
+//! databases, search: [`Engine::choose_move`]) runs on its own thread with
+//! the engine moved into it, and prints its `info` lines and its `done`
+//! line itself. The parameters are the engine's option table
+//! ([`crate::engine::options`]); Hub keeps no engine state of its own. While it runs, `ping`, `stop` and `ponder-hit` are answered at
 //! once; any other command stops the search first, so nothing is lost and
 //! every `go` still gets exactly one `done`. EOF on stdin ends the process
 //! at once, in the middle of a search too.

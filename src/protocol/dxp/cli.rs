@@ -284,6 +284,55 @@ mod tests {
     }
 
     #[test]
+    fn the_engine_flags_take_range_default_and_help_from_the_option_table() {
+        use clap::{CommandFactory, Parser};
+        #[derive(Parser, Debug)]
+        struct Cli {
+            #[command(flatten)]
+            dxp: DxpArgs,
+        }
+        let parse =
+            |args: &[&str]| Cli::try_parse_from(std::iter::once("dxp").chain(args.iter().copied()));
+        let cli = parse(&[]).expect("defaults");
+        let config = Config::from_args(&cli.dxp).expect("config");
+        assert_eq!(config.engine, Options::default());
+        assert_eq!(cli.dxp.options.threads as i64, THREADS.int_default());
+        assert_eq!(cli.dxp.options.hash as i64, HASH.int_default());
+        assert_eq!(i64::from(cli.dxp.options.book_ply), BOOK_PLY.int_default());
+        assert_eq!(
+            i64::from(cli.dxp.options.book_margin),
+            BOOK_MARGIN.int_default()
+        );
+        for (flag, option) in [
+            ("--threads", THREADS),
+            ("--hash", HASH),
+            ("--book-ply", BOOK_PLY),
+            ("--book-margin", BOOK_MARGIN),
+        ] {
+            let range = option.int_range();
+            for ok in [*range.start(), *range.end()] {
+                assert!(parse(&[flag, &ok.to_string()]).is_ok(), "{flag} {ok}");
+            }
+            for bad in [*range.start() - 1, *range.end() + 1] {
+                assert!(parse(&[flag, &bad.to_string()]).is_err(), "{flag} {bad}");
+            }
+        }
+        let command = Cli::command();
+        let help = |name: &str| {
+            command
+                .get_arguments()
+                .find(|a| a.get_long() == Some(name))
+                .and_then(|a| a.get_help())
+                .map(ToString::to_string)
+                .unwrap_or_default()
+        };
+        assert!(help("threads").starts_with(THREADS.help));
+        assert!(help("hash").starts_with(HASH.help));
+        assert_eq!(help("book-ply"), BOOK_PLY.help);
+        assert_eq!(help("book-file"), BOOK_FILE.help);
+    }
+
+    #[test]
     fn a_bare_port_listens_on_loopback() {
         assert_eq!(listen_address("5555"), "127.0.0.1:5555");
         assert_eq!(listen_address("0.0.0.0:5555"), "0.0.0.0:5555");
