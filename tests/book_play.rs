@@ -252,42 +252,35 @@ fn the_engine_opens_each_variants_book_and_only_plays_it_when_asked() {
         engine.book_move(Mode::Think).is_none(),
         "no book before load_book"
     );
-    engine.options.book_file = Some(
-        PathBuf::from(env!("CARGO_MANIFEST_DIR"))
-            .join(tiao::book::default_path(Variant::International)),
-    );
+    let file = PathBuf::from(env!("CARGO_MANIFEST_DIR"))
+        .join(tiao::book::default_path(Variant::International));
+    engine
+        .set_option("book-file", &file.display().to_string())
+        .expect("book-file");
     engine.load_book().expect("the international book");
     let choice = engine.book_move(Mode::Think).expect("a book move");
-    assert!(
-        engine
-            .session
-            .legal_moves(MoveFormat::Hub)
-            .contains(&choice.mv)
-    );
+    assert!(engine.legal_moves(MoveFormat::Hub).contains(&choice.mv));
     assert!(engine.book_move(Mode::Analyze).is_none());
-    engine.options.book.enabled = false;
+    engine.set_option("book", "false").expect("book off");
     assert!(engine.book_move(Mode::Think).is_none());
-    engine.options.book.enabled = true;
+    engine.set_option("book", "true").expect("book on");
 
     // Switching variants opens the new variant's book (default path, found
     // next to the test binary's repository), and games without books have none.
-    engine.options.book_file = None;
+    engine
+        .set_option("book-file", "")
+        .expect("the default book");
     engine
         .set_game(GameKind::Draughts(Variant::Russian))
         .expect("the Russian book opens");
-    let loaded = engine.book.as_ref().expect("the Russian book");
-    assert_eq!(loaded.book.variant(), Variant::Russian);
+    let loaded = engine.book().expect("the Russian book");
+    assert_eq!(loaded.variant(), Variant::Russian);
     let choice = engine.book_move(Mode::Think).expect("a Russian book move");
-    assert!(
-        engine
-            .session
-            .legal_moves(MoveFormat::Hub)
-            .contains(&choice.mv)
-    );
+    assert!(engine.legal_moves(MoveFormat::Hub).contains(&choice.mv));
     engine
         .set_game(GameKind::Draughts(Variant::Canadian))
         .expect("no Canadian book is not an error");
-    assert!(engine.book.is_none());
+    assert!(engine.book().is_none());
     assert!(
         engine.load_book().is_ok(),
         "no Canadian book is not an error"

@@ -11,7 +11,7 @@ use std::process::Command;
 use std::sync::{Arc, OnceLock};
 use tiao::board::International;
 use tiao::endgame::{Egdb, GenOptions, generate};
-use tiao::engine::{Engine, Knowledge, MoveReading, Options};
+use tiao::engine::{Decision, Engine, Knowledge, MoveReading, Options, PositionText, Purpose};
 use tiao::notation::{MoveFormat, read_fen, write_hub_move};
 use tiao::search::score::{DB_BOUND, WIN_BOUND};
 use tiao::search::{Limits, Mode, Params};
@@ -29,6 +29,12 @@ fn tables() -> &'static Path {
     })
 }
 
+fn set_fen(engine: &mut Engine, fen: &str) {
+    engine
+        .set_position(PositionText::Fen(fen), &[], MoveReading::Any)
+        .expect("fen");
+}
+
 fn engine_with_tables() -> Engine {
     let mut e = Engine::new(Options {
         egdb_pieces: 3,
@@ -44,8 +50,16 @@ fn engine_with_tables() -> Engine {
 fn a_covered_won_position_gets_a_database_score_and_the_databases_best_move() {
     let fen = "W:WK46,37:B5";
     let mut engine = engine_with_tables();
-    engine.session.set_fen(fen).expect("fen");
-    let out = engine.search(&Params::think(Limits::depth(6)), MoveFormat::Hub, &|_| {});
+    set_fen(&mut engine, fen);
+    let decision = engine.choose_move(
+        &Params::think(Limits::depth(6)),
+        Purpose::Play,
+        MoveFormat::Hub,
+        &|_| {},
+    );
+    let Decision::Database(out) = &decision else {
+        panic!("the databases answer: {decision:?}");
+    };
     assert!(
         out.score > DB_BOUND && out.score < WIN_BOUND,
         "score {}",
@@ -55,7 +69,7 @@ fn a_covered_won_position_gets_a_database_score_and_the_databases_best_move() {
     let pos = read_fen::<International>(fen).expect("fen");
     let best = db.best_move(&pos).expect("a best move");
     assert_eq!(
-        out.best.as_deref(),
+        decision.best(),
         Some(write_hub_move::<International>(&best).as_str())
     );
 }
@@ -65,7 +79,7 @@ fn the_search_scores_positions_that_reach_the_tables_as_database_results() {
     // Four pieces, not covered at the root: a capture leads into the 3-piece tables.
     let fen = "W:WK46,37:B5,32";
     let mut engine = engine_with_tables();
-    engine.session.set_fen(fen).expect("fen");
+    set_fen(&mut engine, fen);
     // Analysis: thinking would play the only legal move (the capture) at once.
     let analyse = Params {
         limits: Limits::depth(4),
@@ -76,7 +90,7 @@ fn the_search_scores_positions_that_reach_the_tables_as_database_results() {
     assert!(with.score.abs() > DB_BOUND, "score {}", with.score);
     // Without tables the same shallow search cannot see the end.
     let mut plain = Engine::new(Options::default()).expect("engine");
-    plain.session.set_fen(fen).expect("fen");
+    set_fen(&mut plain, fen);
     let without = plain.search(&analyse, MoveFormat::Hub, &|_| {});
     assert!(without.score.abs() < DB_BOUND, "score {}", without.score);
 }
@@ -91,7 +105,7 @@ fn a_database_draw_is_scored_zero() {
     assert_eq!(db.probe(&pos), Some(tiao::endgame::Wdl::Draw));
     let think = Params::think(Limits::depth(8));
     let mut plain = Engine::new(Options::default()).expect("engine");
-    plain.session.set_fen(fen).expect("fen");
+    set_fen(&mut plain, fen);
     let without = plain.search(&think, MoveFormat::Hub, &|_| {});
     assert!(
         without.score > 0 && without.score < DB_BOUND,
@@ -99,7 +113,7 @@ fn a_database_draw_is_scored_zero() {
         without.score
     );
     let mut engine = engine_with_tables();
-    engine.session.set_fen(fen).expect("fen");
+    set_fen(&mut engine, fen);
     let with = engine.search(&think, MoveFormat::Hub, &|_| {});
     assert_eq!(with.score, 0, "the tables' draw");
 }

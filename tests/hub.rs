@@ -576,3 +576,89 @@ impl Hub {
         }
     }
 }
+
+/// The handshake's `param` lines are the engine's option table: one line
+/// per option, in the table's order, with its type, range or values, and
+/// (on a new engine) its default as the value.
+#[test]
+fn every_param_line_comes_from_the_option_table() {
+    use tiao::engine::OptionKind;
+    use tiao::engine::options::TABLE;
+    let mut hub = Hub::start();
+    hub.send("hub");
+    let lines = hub.until("wait");
+    let params: Vec<&String> = lines.iter().filter(|l| l.starts_with("param ")).collect();
+    let names: Vec<&str> = params.iter().filter_map(|p| field(p, "name")).collect();
+    let table: Vec<&str> = TABLE.iter().map(|o| o.name).collect();
+    assert_eq!(names, table);
+    for (line, option) in params.iter().zip(TABLE) {
+        assert_eq!(
+            field(line, "value").unwrap_or(""),
+            option.default_text(),
+            "{line}"
+        );
+        match option.kind {
+            OptionKind::Bool { .. } => assert_eq!(field(line, "type"), Some("bool"), "{line}"),
+            OptionKind::Int { min, max, .. } => {
+                assert_eq!(field(line, "type"), Some("int"), "{line}");
+                assert_eq!(field(line, "min"), Some(min.to_string().as_str()), "{line}");
+                assert_eq!(field(line, "max"), Some(max.to_string().as_str()), "{line}");
+            }
+            OptionKind::Choice { values, .. } => {
+                assert_eq!(field(line, "type"), Some("enum"), "{line}");
+                assert_eq!(
+                    field(line, "values"),
+                    Some(values.join(" ").as_str()),
+                    "{line}"
+                );
+            }
+            OptionKind::Text { .. } => assert_eq!(field(line, "type"), Some("string"), "{line}"),
+        }
+    }
+    // The documented parameters are the table's: each has its row in
+    // docs/hub.md, with its range and default.
+    let doc = std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/docs/hub.md"))
+        .expect("docs/hub.md");
+    for option in TABLE {
+        let name = format!("`{}`", option.name);
+        let row = doc
+            .lines()
+            .find(|l| {
+                l.starts_with("| `") && l.split('|').nth(1).is_some_and(|c| c.contains(&name))
+            })
+            .unwrap_or_else(|| panic!("{} is not documented", option.name));
+        let default = match option.kind {
+            OptionKind::Bool { default } => format!("| {default} |"),
+            OptionKind::Int { min, max, default } => {
+                assert!(row.contains(&format!("{min}..{max}")), "range of {row}");
+                format!("| {default} |")
+            }
+            OptionKind::Choice { default, .. } => format!("`{default}`"),
+            OptionKind::Text { default: "" } => "| empty |".to_string(),
+            OptionKind::Text { default } => format!("`{default}`"),
+        };
+        assert!(row.contains(&default), "default {default} in {row}");
+    }
+}
+
+#[test]
+fn a_value_out_of_range_is_an_error_that_names_the_range() {
+    let mut hub = Hub::start();
+    hub.send("set-param name=hash value=70000");
+    let e = hub.recv();
+    assert_eq!(
+        e,
+        "error message=\"parameter 'hash' takes an integer from 1 to 65536, not '70000'\""
+    );
+    hub.send("set-param name=variant value=frisian");
+    let e = hub.recv();
+    assert!(e.contains("takes one of: normal international"), "{e}");
+    // Nothing changed.
+    hub.send("hub");
+    let lines = hub.until("wait");
+    let hash = lines
+        .iter()
+        .find(|l| field(l, "name") == Some("hash"))
+        .expect("hash");
+    assert_eq!(field(hash, "value"), Some("64"));
+}

@@ -119,3 +119,56 @@ fn random_bytes_do_not_crash_text_mode() {
         out.last()
     );
 }
+
+#[test]
+fn set_takes_every_option_of_the_table_and_rejects_values_out_of_range() {
+    let out = text_script(
+        "set multipv 3\nset threads 300\nthreads 0\nhash 70000\nset nonsense 1\nset book maybe\nbook ply 21\negdb 9\n",
+    );
+    assert_eq!(out[0], "option multipv 3");
+    assert_eq!(
+        out[1],
+        "error: parameter 'threads' takes an integer from 1 to 256, not '300'"
+    );
+    assert_eq!(out[2], "error: threads needs a number from 1 to 256");
+    assert_eq!(out[3], "error: hash needs a size in MiB from 1 to 65536");
+    assert_eq!(out[4], "error: unknown parameter 'nonsense'");
+    assert_eq!(
+        out[5],
+        "error: parameter 'book' takes true or false, not 'maybe'"
+    );
+    assert_eq!(out[6], "error: book ply needs a number from 0 to 20");
+    assert!(
+        out[7].starts_with("error: egdb needs a number of pieces from 0 to 8"),
+        "{}",
+        out[7]
+    );
+    assert_eq!(out.len(), 8, "{out:#?}");
+}
+
+#[test]
+fn options_lists_the_table_with_values_and_help_shows_its_ranges() {
+    use tiao::engine::options::TABLE;
+    let out = text_script("set hash 16\noptions\nhelp\n");
+    assert_eq!(out[0], "option hash 16");
+    let listed: Vec<&str> = out
+        .iter()
+        .filter_map(|l| l.strip_prefix("option "))
+        .skip(1)
+        .collect();
+    assert_eq!(listed.len(), TABLE.len(), "{out:#?}");
+    for (line, option) in listed.iter().zip(TABLE) {
+        assert!(line.starts_with(&format!("{} ", option.name)), "{line}");
+        assert!(line.ends_with(option.help), "{line}");
+    }
+    assert!(
+        listed
+            .iter()
+            .any(|l| l.starts_with("hash 16 (an integer from 1 to 65536)"))
+    );
+    assert!(
+        out.iter()
+            .any(|l| l.contains("threads N") && l.contains("(1..256)"))
+    );
+    assert!(out.iter().any(|l| l.contains("gewu-dice")));
+}

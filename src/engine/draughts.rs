@@ -4,6 +4,7 @@
 use super::{EvalTerm, GameKind, Knowledge, MoveReading, PerftLine, Session};
 use crate::board::{Colour, Game, Move, Outcome as GameOutcome, Position, Rules, Word, diagram};
 use crate::endgame::{Distance, Egdb, Wdl};
+use crate::game::Verdict;
 use crate::movegen::{Counting, perft, perft_divide, perft_parallel};
 use crate::notation::{
     MoveError, MoveFormat, legal_moves_text, read_fen, read_hub_move, read_hub_position, read_move,
@@ -158,6 +159,24 @@ impl<R: Rules> Session for DraughtsSession<R> {
         Tablebase::probe(db, self.game.position(), &self.game.counters())
     }
 
+    fn database_move(&self, db: &Egdb, format: MoveFormat) -> Option<(String, Verdict, i32)> {
+        if db.variant() != R::VARIANT {
+            return None;
+        }
+        let pos = self.game.position();
+        match database_choice(db, pos)? {
+            (moves, Some(score)) if moves.len() == 1 => {
+                let verdict = if score > 0 {
+                    Verdict::Win
+                } else {
+                    Verdict::Loss
+                };
+                Some((write_move(pos, &moves[0], format), verdict, score))
+            }
+            _ => None,
+        }
+    }
+
     fn outcome(&self) -> Option<GameOutcome> {
         self.game.outcome()
     }
@@ -184,35 +203,9 @@ impl<R: Rules> Session for DraughtsSession<R> {
         let root = self.root();
         let pos = root.position;
         let egdb = know.egdb.as_deref().filter(|db| db.variant() == R::VARIANT);
+        // The moves the databases keep, if they cover the position (the
+        // move they name as the one best is [`Session::database_move`]'s).
         let choice = egdb.and_then(|db| database_choice(db, &pos));
-        // A database that names the one best move answers at once, with its value.
-        if let Some((moves, Some(score))) = &choice
-            && let [mv] = moves.as_slice()
-            && params.mode == crate::search::Mode::Think
-        {
-            let pv = vec![write_move(&pos, mv, format)];
-            let info = Info {
-                depth: 0,
-                mean_depth: 0.0,
-                sel_depth: 0,
-                score: *score,
-                nodes: 0,
-                time: std::time::Duration::ZERO,
-                pv: pv.clone(),
-                multipv: 1,
-            };
-            report(&info);
-            return Outcome {
-                stats: Default::default(),
-                best: pv.first().cloned(),
-                ponder: None,
-                score: *score,
-                depth: 0,
-                nodes: 0,
-                time: std::time::Duration::ZERO,
-                pv,
-            };
-        }
         let only = choice.map(|(moves, _)| moves);
         let extras = Extras {
             tablebase: egdb.map(|db| db as &dyn Tablebase<Position<R>>),

@@ -1,20 +1,30 @@
-//! The engine as the front ends see it: a game of any variant, the search
-//! and the settings, behind one object-safe interface that speaks text
-//! (positions, moves, principal variations). Front ends (Hub, text mode,
-//! DXP, the match runner) only translate between their protocol and this.
+//! The engine as the front ends see it: [`Engine`], a game of any variant,
+//! the search, the knowledge (evaluation, endgame databases, opening book)
+//! and the settings, behind methods that speak text (positions, moves,
+//! principal variations). Its state is private: front ends (Hub, text
+//! mode, DXP) set up positions, play moves, read and write options by
+//! name ([`options`], one table of every option) and ask for a move
+//! ([`Engine::choose_move`]: book, else databases, else search); they only
+//! translate between their protocol and this.
 //!
 //! Each variant is a monomorphised [`Session`] implementation; switching
 //! variants replaces the session and keeps the searcher (threads and table).
+//! Tools that only need the rules of a game (perft, the match runner's
+//! arbiter) use sessions directly.
 
 mod board_game;
+mod decision;
 mod draughts;
 mod gewu_dice;
 mod kind;
+pub mod options;
 
 pub use board_game::{BoardGameSession, TextGame};
+pub use decision::{DatabaseMove, Decision, Purpose};
 pub use draughts::DraughtsSession;
 pub use gewu_dice::GewuDiceSession;
 pub use kind::{GameKind, UnknownGame};
+pub use options::{OptionError, OptionKind, OptionSpec};
 
 use crate::board::{Colour, Outcome as GameOutcome, Variant};
 use crate::book::{Book, BookChoice, BookSettings};
@@ -106,6 +116,16 @@ pub trait Session: Send {
     fn egdb_verdict(&self, _db: &Egdb) -> Option<crate::game::Verdict> {
         None
     }
+    /// The databases' move when they cover the current position and name
+    /// the one best move (the fastest win, the slowest loss): the move in
+    /// `format`, the position's value and its score (draughts only).
+    fn database_move(
+        &self,
+        _db: &Egdb,
+        _format: MoveFormat,
+    ) -> Option<(String, crate::game::Verdict, i32)> {
+        None
+    }
     /// What an opening book looks the position up by: its hash (as the
     /// book computes it) and the plies played since the position was set
     /// up. `None` for games without books.
@@ -189,16 +209,25 @@ pub struct Options {
 }
 
 impl Default for Options {
+    /// The defaults of the option table ([`options::TABLE`]).
     fn default() -> Self {
+        use options::{
+            BOOK, BOOK_MARGIN, BOOK_PLY, EGDB_DIR, EGDB_PIECES, HASH, MULTIPV, PONDER, THREADS,
+        };
+        let text = |o: &OptionSpec| o.default_text();
         Options {
             variant: Variant::International,
-            threads: 1,
-            hash_mib: 64,
-            multipv: 1,
-            ponder: false,
-            egdb_pieces: 0,
-            egdb_dir: PathBuf::from("egdb"),
-            book: BookSettings::default(),
+            threads: THREADS.int_default() as usize,
+            hash_mib: HASH.int_default() as usize,
+            multipv: MULTIPV.int_default() as usize,
+            ponder: PONDER.bool_default(),
+            egdb_pieces: EGDB_PIECES.int_default() as u32,
+            egdb_dir: PathBuf::from(text(&EGDB_DIR)),
+            book: BookSettings {
+                enabled: BOOK.bool_default(),
+                ply: BOOK_PLY.int_default() as u32,
+                margin: BOOK_MARGIN.int_default() as i32,
+            },
             book_file: None,
         }
     }
@@ -208,22 +237,95 @@ impl Default for Options {
 /// the start through book moves: that distance is the game ply `book-ply`
 /// counts, even when a GUI sends the current position without the moves
 /// that led to it.
-pub struct LoadedBook {
-    pub book: Book,
-    pub path: PathBuf,
+struct LoadedBook {
+    book: Book,
+    path: PathBuf,
     distance: HashMap<u64, u32>,
 }
 
-/// A whole engine: the current game, the searcher and the evaluator.
+/// Where a position set up from outside comes from.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum PositionText<'a> {
+    /// The game's start position.
+    Start,
+    /// A FEN (numeric or algebraic squares).
+    Fen(&'a str),
+    /// A Hub position string.
+    Hub(&'a str),
+}
+
+/// Why a position was not set up.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum PositionError {
+    /// The position text cannot be read; `message` says why, in the words
+    /// of the reader (`bad FEN: ...`, `bad position: ...`).
+    Unreadable { message: String },
+    /// A move after the position is not legal there (or not a move).
+    Move {
+        /// Its index in the list (0 for the first).
+        index: usize,
+        text: String,
+        error: MoveError,
+    },
+}
+
+impl PositionError {
+    /// Why the position text cannot be read, without the `bad position: `
+    /// its reader may start with (the Display form adds it, once).
+    fn reason(&self) -> &str {
+        match self {
+            PositionError::Unreadable { message } => {
+                message.strip_prefix("bad position: ").unwrap_or(message)
+            }
+            PositionError::Move { .. } => "",
+        }
+    }
+}
+
+impl std::fmt::Display for PositionError {
+    /// Scan's wording first (`bad position`, `bad move`, `illegal move`),
+    /// so that scripts can match it; then the reason.
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            PositionError::Unreadable { .. } => write!(f, "bad position: {}", self.reason()),
+            PositionError::Move { index, text, error } => {
+                let kind = if matches!(error, MoveError::Malformed { .. }) {
+                    "bad move"
+                } else {
+                    "illegal move"
+                };
+                write!(f, "{kind}: move {} ('{text}'): {error}", index + 1)
+            }
+        }
+    }
+}
+
+impl std::error::Error for PositionError {}
+
+/// A whole engine: the current game, the searcher, the knowledge and the
+/// settings. Its state is private; see the module documentation.
 pub struct Engine {
-    pub session: Box<dyn Session>,
-    pub searcher: Searcher,
-    pub know: Knowledge,
-    pub options: Options,
+    session: Box<dyn Session>,
+    searcher: Searcher,
+    know: Knowledge,
+    options: Options,
     /// The opening book of the current variant, once [`Engine::load_book`] found one.
-    pub book: Option<Arc<LoadedBook>>,
+    book: Option<Arc<LoadedBook>>,
     /// Whether a front end asked for a book (then switching variants loads the new variant's).
     book_wanted: bool,
+    /// The name the game was last chosen by with the `variant` option
+    /// (`normal` and `international` name the same game).
+    variant_name: &'static str,
+    /// The `tt-size` option: the table size last asked for that way.
+    tt_size: u32,
+    /// The `eval-file` option.
+    eval_file: String,
+    /// [`Engine::open_knowledge`] was called: changes of the databases and
+    /// book options open them at once.
+    knowledge_open: bool,
+    /// Options changed what to open, not opened yet.
+    egdb_stale: bool,
+    book_stale: bool,
 }
 
 impl Engine {
@@ -235,7 +337,36 @@ impl Engine {
             options,
             book: None,
             book_wanted: false,
+            variant_name: options::VARIANT.text_default(),
+            tt_size: options::TT_SIZE.int_default() as u32,
+            eval_file: String::new(),
+            knowledge_open: false,
+            egdb_stale: false,
+            book_stale: false,
         })
+    }
+
+    /// The settings (read only: they change through [`Engine::set_option`]).
+    pub fn options(&self) -> &Options {
+        &self.options
+    }
+
+    /// The game played.
+    pub fn game(&self) -> GameKind {
+        self.session.kind()
+    }
+
+    /// The draughts variant, if the game is draughts.
+    pub fn variant(&self) -> Option<Variant> {
+        self.session.variant()
+    }
+
+    /// The value of the `variant` option: the name the game was chosen by.
+    fn variant_name(&self) -> &'static str {
+        match self.variant_name.parse::<GameKind>() {
+            Ok(g) if g == self.game() => self.variant_name,
+            _ => self.game().name(),
+        }
     }
 
     /// Switch to a draughts variant (a new game at the start position);
@@ -278,7 +409,26 @@ impl Engine {
         }
     }
 
-    /// Open the opening book of the current variant: `options.book_file`,
+    /// Open what the options ask for: the endgame databases (if
+    /// `egdb-pieces` is not 0), then the opening book (if `book` is on).
+    /// From then on, changing those options opens them again at once.
+    /// One result per thing opened: what was loaded, or why not (the
+    /// engine then plays without it).
+    pub fn open_knowledge(&mut self) -> Vec<Result<String, String>> {
+        self.knowledge_open = true;
+        self.egdb_stale = false;
+        self.book_stale = false;
+        let mut opened = Vec::new();
+        if self.options.egdb_pieces > 0 {
+            opened.push(self.load_egdb());
+        }
+        if self.options.book.enabled {
+            opened.push(self.load_book());
+        }
+        opened
+    }
+
+    /// Open the opening book of the current variant: the `book-file` option,
     /// or the variant's default file. Returns what was loaded, or why
     /// nothing was (the engine then plays without a book). Only a book
     /// file that was asked for and fails, or a default file that exists
@@ -413,7 +563,7 @@ impl Engine {
         ))
     }
 
-    pub fn set_threads(&mut self, n: usize) -> Result<(), String> {
+    fn set_threads(&mut self, n: usize) -> Result<(), String> {
         self.searcher.set_threads(n)?;
         self.options.threads = n.max(1);
         Ok(())
@@ -421,7 +571,7 @@ impl Engine {
 
     /// Resize the transposition table; on failure the current table (and
     /// the `hash` option) stay as they were.
-    pub fn set_hash_mib(&mut self, mib: usize) -> Result<(), String> {
+    fn set_hash_mib(&mut self, mib: usize) -> Result<(), String> {
         self.searcher
             .set_hash_mib(mib)
             .map_err(|e| format!("{e}; keeping the {} MiB table", self.options.hash_mib))?;
@@ -464,5 +614,140 @@ impl Engine {
     ) -> Outcome<String> {
         self.session
             .search(&mut self.searcher, &self.know, params, format, report)
+    }
+
+    /// The opening book in play, if one was opened.
+    pub fn book(&self) -> Option<&Book> {
+        self.book.as_deref().map(|b| &b.book)
+    }
+
+    /// The file the book in play was read from.
+    pub fn book_path(&self) -> Option<&std::path::Path> {
+        self.book.as_deref().map(|b| b.path.as_path())
+    }
+
+    /// This position's book moves in `format`, with their scores (empty
+    /// when the position is not in the book, or no book is open).
+    pub fn book_moves(&self, format: MoveFormat) -> Vec<(String, Option<i32>)> {
+        let (Some(book), Some((hash, _))) = (&self.book, self.session.book_key()) else {
+            return Vec::new();
+        };
+        book.book
+            .moves(hash)
+            .unwrap_or_default()
+            .iter()
+            .map(|m| {
+                let mv = self
+                    .session
+                    .convert(&m.mv, MoveReading::Hub, format)
+                    .unwrap_or_else(|_| m.mv.clone());
+                (mv, m.score)
+            })
+            .collect()
+    }
+
+    /// Set up a position and play `moves` from it, all or nothing: on an
+    /// error the engine keeps the game it had.
+    pub fn set_position(
+        &mut self,
+        position: PositionText<'_>,
+        moves: &[&str],
+        reading: MoveReading,
+    ) -> Result<(), PositionError> {
+        let saved = self.session.box_clone();
+        let set = match position {
+            PositionText::Start => {
+                self.session.reset();
+                Ok(())
+            }
+            PositionText::Fen(fen) => self.session.set_fen(fen),
+            PositionText::Hub(text) => self.session.set_hub_position(text),
+        };
+        if let Err(message) = set {
+            self.session = saved;
+            return Err(PositionError::Unreadable { message });
+        }
+        if let Err((index, error)) = self.session.play_all(moves, reading) {
+            self.session = saved;
+            return Err(PositionError::Move {
+                index,
+                text: moves[index].to_string(),
+                error,
+            });
+        }
+        Ok(())
+    }
+
+    /// Play one move; returns it in the variant's usual notation.
+    pub fn play(&mut self, text: &str, reading: MoveReading) -> Result<String, MoveError> {
+        self.session.play(text, reading)
+    }
+
+    /// Take back the last move; returns it.
+    pub fn undo(&mut self) -> Option<String> {
+        self.session.undo()
+    }
+
+    pub fn side_to_move(&self) -> Colour {
+        self.session.side()
+    }
+
+    pub fn fen(&self) -> String {
+        self.session.fen()
+    }
+
+    pub fn hub_position(&self) -> String {
+        self.session.hub_position()
+    }
+
+    /// A text picture of the board.
+    pub fn diagram(&self) -> String {
+        self.session.diagram()
+    }
+
+    /// The legal moves in `format`.
+    pub fn legal_moves(&self, format: MoveFormat) -> Vec<String> {
+        self.session.legal_moves(format)
+    }
+
+    /// The moves played since the position was set up, in `format`.
+    pub fn history(&self, format: MoveFormat) -> Vec<String> {
+        self.session.history(format)
+    }
+
+    /// The game's result by the rules, if it is over.
+    pub fn outcome(&self) -> Option<GameOutcome> {
+        self.session.outcome()
+    }
+
+    /// The result as a sentence, if the game is over (`white wins (...)`).
+    pub fn result_text(&self) -> Option<String> {
+        self.session.result_text()
+    }
+
+    /// Write a legal move of the current position in another format.
+    pub fn convert_move(
+        &self,
+        text: &str,
+        reading: MoveReading,
+        format: MoveFormat,
+    ) -> Result<String, MoveError> {
+        self.session.convert(text, reading, format)
+    }
+
+    /// The static evaluation of the current position, side to move's view, and its terms.
+    pub fn evaluate(&self) -> (i32, Vec<EvalTerm>) {
+        self.session.evaluate(&self.know)
+    }
+
+    /// perft of the current position (with `divide`, one line per root move, then the total).
+    pub fn perft(
+        &self,
+        depth: u32,
+        divide: bool,
+        bulk: bool,
+        pool: Option<&rayon::ThreadPool>,
+    ) -> Vec<PerftLine> {
+        self.session.perft(depth, divide, bulk, pool)
     }
 }

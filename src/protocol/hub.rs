@@ -1,118 +1,28 @@
 //! The Hub protocol (version 2), as spoken by the Scan engine and the Hub
 //! GUI: `tiao hub` reads commands on stdin and answers on stdout.
 //!
-//! The main thread reads lines; a search runs on its own thread with the
-//! engine moved into it, and prints its `info` lines and its `done` line
-//! itself. While it runs, `ping`, `stop` and `ponder-hit` are answered at
+//! The main thread reads lines; the engine's move decision (book,
+//! databases, search: [`Engine::choose_move`]) runs on its own thread with
+//! the engine moved into it, and prints its `info` lines and its `done`
+//! line itself. The parameters are the engine's option table
+//! ([`crate::engine::options`]); Hub keeps no engine state of its own. While it runs, `ping`, `stop` and `ponder-hit` are answered at
 //! once; any other command stops the search first, so nothing is lost and
 //! every `go` still gets exactly one `done`. EOF on stdin ends the process
 //! at once, in the middle of a search too.
 
 use super::hubline::{HubLine, format_line, parse_line, quote};
 use super::output::Output;
-use crate::engine::{DEFAULT_MOVE_TIME, Engine, GameKind, MoveReading, Options};
-use crate::notation::{MoveError, MoveFormat};
+use crate::engine::options::{OptionKind, TABLE};
+use crate::engine::{
+    DEFAULT_MOVE_TIME, Decision, Engine, MoveReading, Options, PositionText, Purpose,
+};
+use crate::notation::MoveFormat;
 use crate::search::score::format_men;
 use crate::search::{Control, Info, Limits, Mode, Params};
 use std::io::BufRead;
 use std::sync::Arc;
 use std::thread::JoinHandle;
 use std::time::Duration;
-
-/// A declared parameter.
-struct Param {
-    name: &'static str,
-    kind: ParamKind,
-}
-
-enum ParamKind {
-    Bool,
-    Int { min: i64, max: i64 },
-    Enum(&'static [&'static str]),
-    Text,
-}
-
-const PARAMS: &[Param] = &[
-    Param {
-        name: "variant",
-        kind: ParamKind::Enum(&GameKind::NAMES),
-    },
-    Param {
-        name: "book",
-        kind: ParamKind::Bool,
-    },
-    Param {
-        name: "book-ply",
-        kind: ParamKind::Int { min: 0, max: 20 },
-    },
-    Param {
-        name: "book-margin",
-        kind: ParamKind::Int { min: 0, max: 100 },
-    },
-    // Empty: the variant's default, openings/book-<variant>.txt.
-    Param {
-        name: "book-file",
-        kind: ParamKind::Text,
-    },
-    Param {
-        name: "ponder",
-        kind: ParamKind::Bool,
-    },
-    Param {
-        name: "threads",
-        kind: ParamKind::Int { min: 1, max: 256 },
-    },
-    Param {
-        name: "hash",
-        kind: ParamKind::Int { min: 1, max: 65536 },
-    },
-    Param {
-        name: "tt-size",
-        kind: ParamKind::Int { min: 10, max: 32 },
-    },
-    Param {
-        name: "multipv",
-        kind: ParamKind::Int { min: 1, max: 64 },
-    },
-    Param {
-        name: "eval",
-        kind: ParamKind::Enum(&["pattern", "v1"]),
-    },
-    Param {
-        name: "eval-file",
-        kind: ParamKind::Text,
-    },
-    Param {
-        name: "egdb-pieces",
-        kind: ParamKind::Int { min: 0, max: 8 },
-    },
-    Param {
-        name: "egdb-dir",
-        kind: ParamKind::Text,
-    },
-    // Scan's name for the database size; the same setting as egdb-pieces.
-    Param {
-        name: "bb-size",
-        kind: ParamKind::Int { min: 0, max: 8 },
-    },
-];
-
-/// Settings that live in the front end (the engine has no use for them yet).
-struct Settings {
-    variant_name: String,
-    tt_size: i64,
-    eval_file: String,
-}
-
-impl Default for Settings {
-    fn default() -> Self {
-        Settings {
-            variant_name: "normal".into(),
-            tt_size: 20,
-            eval_file: String::new(),
-        }
-    }
-}
 
 /// A search running on its own thread.
 struct Running {
@@ -126,9 +36,6 @@ struct Hub {
     running: Option<Running>,
     out: Output,
     level: Limits,
-    settings: Settings,
-    /// `init` has been received.
-    initialized: bool,
     /// Why the last `pos` was refused, until a valid position is set: the
     /// engine still holds the position before it, and a move for that one
     /// would be a move from another game.
@@ -150,8 +57,6 @@ pub fn run() -> i32 {
         running: None,
         out,
         level: Limits::default(),
-        settings: Settings::default(),
-        initialized: false,
         rejected_pos: None,
     };
     let stdin = std::io::stdin();
@@ -259,213 +164,42 @@ impl Hub {
             env!("CARGO_PKG_VERSION"),
             quote("Tiao developers")
         ));
-        let Some(engine) = self.engine.as_ref() else {
-            return;
-        };
-        for p in PARAMS {
-            let value = self.param_value(engine, p.name);
-            let mut line = format!("param name={} value={}", p.name, quote(&value));
-            match p.kind {
-                ParamKind::Bool => line.push_str(" type=bool"),
-                ParamKind::Int { min, max } => {
-                    line.push_str(&format!(" type=int min={min} max={max}"))
-                }
-                ParamKind::Enum(values) => {
-                    line.push_str(&format!(" type=enum values={}", quote(&values.join(" "))))
-                }
-                ParamKind::Text => line.push_str(" type=string"),
+        if let Some(engine) = self.engine.as_ref() {
+            for line in param_lines(engine) {
+                self.out.line(&line);
             }
-            self.out.line(&line);
         }
         self.out.line("wait");
     }
 
-    fn param_value(&self, engine: &Engine, name: &str) -> String {
-        let s = &self.settings;
-        match name {
-            "variant" => s.variant_name.clone(),
-            "book" => engine.options.book.enabled.to_string(),
-            "book-ply" => engine.options.book.ply.to_string(),
-            "book-margin" => engine.options.book.margin.to_string(),
-            "book-file" => engine
-                .options
-                .book_file
-                .as_ref()
-                .map(|p| p.display().to_string())
-                .unwrap_or_default(),
-            "ponder" => engine.options.ponder.to_string(),
-            "threads" => engine.options.threads.to_string(),
-            "hash" => engine.options.hash_mib.to_string(),
-            "tt-size" => s.tt_size.to_string(),
-            "multipv" => engine.options.multipv.to_string(),
-            "eval" => engine.know.eval.name().to_string(),
-            "eval-file" => s.eval_file.clone(),
-            "egdb-pieces" | "bb-size" => engine.options.egdb_pieces.to_string(),
-            "egdb-dir" => engine.options.egdb_dir.display().to_string(),
-            _ => String::new(),
-        }
-    }
-
+    /// `set-param`: the engine checks the value against the option table
+    /// and applies it; once `init` opened its knowledge, databases and the
+    /// book the parameter names are opened at once.
     fn set_param(&mut self, l: &HubLine) {
         let (Some(name), Some(value)) = (l.get("name"), l.get("value")) else {
             self.error("set-param needs name=... and value=...");
             return;
         };
-        let Some(param) = PARAMS.iter().find(|p| p.name == name) else {
-            self.error(format!("unknown parameter '{name}'"));
-            return;
-        };
-        // Check the value against the declared type first.
-        let int = match param.kind {
-            ParamKind::Bool => {
-                if !matches!(value, "true" | "false") {
-                    self.error(format!(
-                        "parameter '{name}' takes true or false, not '{value}'"
-                    ));
-                    return;
-                }
-                0
-            }
-            ParamKind::Int { min, max } => match value.parse::<i64>() {
-                Ok(v) if (min..=max).contains(&v) => v,
-                _ => {
-                    self.error(format!(
-                        "parameter '{name}' takes an integer from {min} to {max}, not '{value}'"
-                    ));
-                    return;
-                }
-            },
-            ParamKind::Enum(values) => {
-                if !values.contains(&value) {
-                    self.error(format!(
-                        "parameter '{name}' takes one of: {}; not '{value}'",
-                        values.join(" ")
-                    ));
-                    return;
-                }
-                0
-            }
-            ParamKind::Text => 0,
-        };
         let Some(engine) = self.engine.as_mut() else {
             return;
         };
-        let result: Result<(), String> = match name {
-            "variant" => match value.parse::<GameKind>() {
-                Ok(g) => {
-                    self.settings.variant_name = value.to_string();
-                    engine.set_game(g)
-                }
-                Err(e) => Err(e.to_string()),
-            },
-            "book" => {
-                engine.options.book.enabled = value == "true";
-                // Opened on demand: an engine told `book=false` before
-                // `init` never reads (or complains about) a book file.
-                if engine.options.book.enabled && engine.book.is_none() {
-                    self.reload_book_if_ready()
-                } else {
-                    Ok(())
-                }
-            }
-            "book-ply" => {
-                engine.options.book.ply = int as u32;
-                Ok(())
-            }
-            "book-margin" => {
-                engine.options.book.margin = int as i32;
-                Ok(())
-            }
-            "book-file" => {
-                engine.options.book_file =
-                    (!value.is_empty()).then(|| std::path::PathBuf::from(value));
-                self.reload_book_if_ready()
-            }
-            "ponder" => {
-                engine.options.ponder = value == "true";
-                Ok(())
-            }
-            "threads" => engine.set_threads(int as usize),
-            "hash" => engine.set_hash_mib(int as usize),
-            "tt-size" => engine
-                .searcher
-                .set_tt_log2_entries(int as u32)
-                .map(|()| self.settings.tt_size = int)
-                .map_err(|e| format!("{e}; keeping the current table")),
-            "multipv" => {
-                engine.options.multipv = int as usize;
-                Ok(())
-            }
-            "egdb-pieces" | "bb-size" => {
-                engine.options.egdb_pieces = int as u32;
-                self.reload_egdb_if_ready()
-            }
-            "egdb-dir" => {
-                engine.options.egdb_dir = std::path::PathBuf::from(value);
-                self.reload_egdb_if_ready()
-            }
-            "eval" => crate::eval::pattern_select::EvalChoice::named(value)
-                .map(|e| engine.know.eval = Arc::new(e)),
-            "eval-file" => {
-                self.settings.eval_file = value.to_string();
-                if value.is_empty() {
-                    engine.know.eval = Arc::new(crate::eval::pattern_select::EvalChoice::default());
-                    Ok(())
-                } else {
-                    crate::eval::pattern_select::EvalChoice::load(std::path::Path::new(value))
-                        .map(|e| engine.know.eval = Arc::new(e))
-                        .map_err(|e| format!("{e}; keeping the current evaluation"))
-                }
-            }
-            _ => Ok(()),
-        };
-        if let Err(e) = result {
-            self.error(e);
+        match engine.set_option(name, value) {
+            Ok(opened) => opened.iter().for_each(|msg| log::info!("{msg}")),
+            Err(e) => self.error(e.to_string()),
         }
     }
 
+    /// `init`: open the databases and the book the parameters ask for.
     fn init(&mut self) {
-        self.initialized = true;
-        if let Some(engine) = self.engine.as_mut()
-            && engine.options.egdb_pieces > 0
-        {
-            match engine.load_egdb() {
-                Ok(msg) => log::info!("{msg}"),
-                Err(e) => self.error(e),
+        if let Some(engine) = self.engine.as_mut() {
+            for opened in engine.open_knowledge() {
+                match opened {
+                    Ok(msg) => log::info!("{msg}"),
+                    Err(e) => self.error(e),
+                }
             }
-        }
-        if let Err(e) = self.reload_book_if_ready() {
-            self.error(e);
         }
         self.out.line("ready");
-    }
-
-    /// The book is opened at `init` if it is on (and again when the
-    /// variant or `book-file` changes after it, or when it is turned on).
-    fn reload_book_if_ready(&mut self) -> Result<(), String> {
-        if !self.initialized {
-            return Ok(());
-        }
-        let Some(engine) = self.engine.as_mut() else {
-            return Ok(());
-        };
-        if !engine.options.book.enabled {
-            return Ok(());
-        }
-        let msg = engine.load_book()?;
-        log::info!("{msg}");
-        Ok(())
-    }
-
-    /// Databases are opened at `init`; a change after it applies at once.
-    fn reload_egdb_if_ready(&mut self) -> Result<(), String> {
-        if !self.initialized {
-            return Ok(());
-        }
-        match self.engine.as_mut().map(Engine::load_egdb) {
-            Some(Err(e)) => Err(e),
-            _ => Ok(()),
-        }
     }
 
     fn pos(&mut self, l: &HubLine) {
@@ -485,36 +219,21 @@ impl Hub {
         let Some(engine) = self.engine.as_mut() else {
             return Err("the engine is not available".into());
         };
-        let saved = engine.session.box_clone();
-        let set = if let Some(p) = l.get("pos") {
-            engine.session.set_hub_position(p)
+        let position = if let Some(p) = l.get("pos") {
+            PositionText::Hub(p)
         } else if l.has("start") {
-            engine.session.reset();
-            Ok(())
+            PositionText::Start
         } else if let Some(fen) = l.get("fen") {
-            engine.session.set_fen(fen)
+            PositionText::Fen(fen)
         } else {
-            Err("pos needs pos=..., start or fen=...".to_string())
+            return Err("bad position: pos needs pos=..., start or fen=...".to_string());
         };
-        if let Err(e) = set {
-            engine.session = saved;
-            // Scan's wording first, so that scripts can match it; then the reason.
-            let detail = e.strip_prefix("bad position: ").unwrap_or(&e).to_string();
-            return Err(format!("bad position: {detail}"));
-        }
-        if let Some(moves) = l.get("moves") {
-            let list: Vec<&str> = moves.split_whitespace().collect();
-            if let Err((i, e)) = engine.session.play_all(&list, MoveReading::Hub) {
-                engine.session = saved;
-                let kind = if matches!(e, MoveError::Malformed { .. }) {
-                    "bad move"
-                } else {
-                    "illegal move"
-                };
-                return Err(format!("{kind}: move {} ('{}'): {e}", i + 1, list[i]));
-            }
-        }
-        Ok(())
+        let moves: Vec<&str> = l
+            .get("moves")
+            .map_or_else(Vec::new, |m| m.split_whitespace().collect());
+        engine
+            .set_position(position, &moves, MoveReading::Hub)
+            .map_err(|e| e.to_string())
     }
 
     fn set_level(&mut self, l: &HubLine) {
@@ -585,24 +304,17 @@ impl Hub {
             self.out.line("done");
             return;
         };
-        if engine.session.legal_moves(MoveFormat::Hub).is_empty() {
+        if engine.legal_moves(MoveFormat::Hub).is_empty() {
             self.engine = Some(engine);
             self.error("no legal move in this position");
             self.out.line("done");
-            return;
-        }
-        // A book move is played at once, without a search.
-        if let Some(choice) = engine.book_move(mode) {
-            self.engine = Some(engine);
-            self.out.line(&choice.hub_info());
-            self.out.line(&format!("done move={}", choice.mv));
             return;
         }
         let params = Params {
             limits,
             mode,
             multipv: if mode == Mode::Analyze {
-                engine.options.multipv
+                engine.options().multipv
             } else {
                 1
             },
@@ -610,16 +322,23 @@ impl Hub {
         let control = engine.control();
         engine.prepare(mode);
         let out = self.out.clone();
+        // The decision (book, databases, search) on the search thread: a
+        // book or database answer comes at once, a search prints its `info`
+        // lines as it goes.
         let spawned = std::thread::Builder::new()
             .name("hub-search".into())
             .spawn(move || {
                 let multi = params.multipv > 1;
                 let report = |info: &Info<String>| out.line(&info_line(info, multi));
-                let result = engine.search_prepared(&params, MoveFormat::Hub, &report);
+                let decision =
+                    engine.choose_move_prepared(&params, Purpose::Play, MoveFormat::Hub, &report);
+                if let Decision::Book(choice) = &decision {
+                    out.line(&choice.hub_info());
+                }
                 let mut done = String::from("done");
-                if let Some(m) = &result.best {
+                if let Some(m) = decision.best() {
                     done.push_str(&format!(" move={m}"));
-                    if let Some(p) = &result.ponder {
+                    if let Some(p) = decision.ponder() {
                         done.push_str(&format!(" ponder={p}"));
                     }
                 }
@@ -653,4 +372,24 @@ pub fn info_line(info: &Info<String>, multipv: bool) -> String {
     }
     s.push_str(&format!(" pv={}", quote(&info.pv.join(" "))));
     s
+}
+
+/// The `param` lines of the handshake: one per option of the engine's
+/// table, in its order, with the engine's current value.
+pub fn param_lines(engine: &Engine) -> Vec<String> {
+    TABLE
+        .iter()
+        .map(|o| {
+            let value = engine.option(o.name).unwrap_or_default();
+            let kind = match o.kind {
+                OptionKind::Bool { .. } => "type=bool".to_string(),
+                OptionKind::Int { min, max, .. } => format!("type=int min={min} max={max}"),
+                OptionKind::Choice { values, .. } => {
+                    format!("type=enum values={}", quote(&values.join(" ")))
+                }
+                OptionKind::Text { .. } => "type=string".to_string(),
+            };
+            format!("param name={} value={} {kind}", o.name, quote(&value))
+        })
+        .collect()
 }

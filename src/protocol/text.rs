@@ -14,7 +14,11 @@
 use super::hub::info_line;
 use super::output::Output;
 use crate::board::Variant;
-use crate::engine::{DEFAULT_MOVE_TIME, Engine, GameKind, MoveReading, Options};
+use crate::engine::options::{self as engine_options, OptionKind, OptionSpec};
+use crate::engine::{
+    DEFAULT_MOVE_TIME, Decision, Engine, GameKind, MoveReading, OptionError, Options,
+    PositionError, PositionText, Purpose,
+};
 use crate::notation::MoveFormat;
 use crate::search::score::format_men;
 use crate::search::{Limits, Mode, Params};
@@ -24,11 +28,19 @@ use std::io::{BufRead, IsTerminal};
 use std::sync::mpsc::{Receiver, RecvTimeoutError};
 use std::time::{Duration, Instant};
 
-const HELP: &str = "\
+/// The command list, with the ranges and names of the option table.
+fn help() -> String {
+    use crate::engine::options::{BOOK_MARGIN, BOOK_PLY, EGDB_DIR, EGDB_PIECES, HASH, THREADS};
+    let range = |o: &OptionSpec| {
+        let r = o.int_range();
+        format!("{}..{}", r.start(), r.end())
+    };
+    let games: Vec<&str> = GameKind::ALL.iter().map(|g| g.name()).collect();
+    format!(
+        "\
 Commands (moves in the variant's notation: 32-28, 28x19, c3-d4, c3:e5):
   help                 this list
-  variant [NAME]       show or set: international, brazilian, russian, canadian,
-                       halma8, halma10, gewu, gewu-dice
+  variant [NAME]       show or set: {games}
   start | new          the start position
   fen [FEN]            show or set the position
   board                show the board
@@ -44,12 +56,51 @@ Commands (moves in the variant's notation: 32-28, 28x19, c3-d4, c3:e5):
   eval                 the evaluation and its terms
   perft N [divide]     count the leaves N plies deep
   bench [depth N]      the fixed benchmark
-  threads N | hash MIB engine settings
-  egdb N [DIR]         use endgame databases up to N pieces (0 = off; default dir egdb)
+  threads N            search threads ({threads})
+  hash MIB             table size in MiB ({hash})
+  egdb N [DIR]         use endgame databases up to N pieces ({egdb}; 0 = off; default dir {dir})
   book [on|off | ply N | margin N | file PATH|default]
                        the opening book: show its settings and this position's
-                       book moves, or change them (go plays book moves at once)
-  quit                 leave";
+                       book moves, or change them (go plays book moves at once;
+                       ply {ply}, margin {margin})
+  options              every engine option: its value, what it takes, what it does
+  set NAME VALUE       set an engine option (the names of `options`, as in Hub)
+  quit                 leave",
+        games = wrap_names(&games, 23, 80),
+        threads = range(&THREADS),
+        hash = range(&HASH),
+        egdb = range(&EGDB_PIECES),
+        dir = EGDB_DIR.text_default(),
+        ply = range(&BOOK_PLY),
+        margin = range(&BOOK_MARGIN),
+    )
+}
+
+/// Names joined by `, `, wrapped at `width` with continuation lines indented by `indent`.
+fn wrap_names(names: &[&str], indent: usize, width: usize) -> String {
+    let mut out = String::new();
+    let mut column = indent + "show or set: ".len();
+    for (i, name) in names.iter().enumerate() {
+        let piece = if i + 1 < names.len() {
+            format!("{name},")
+        } else {
+            name.to_string()
+        };
+        if i > 0 {
+            if column + 1 + piece.len() > width {
+                out.push('\n');
+                out.push_str(&" ".repeat(indent));
+                column = indent;
+            } else {
+                out.push(' ');
+                column += 1;
+            }
+        }
+        out.push_str(&piece);
+        column += piece.len();
+    }
+    out
+}
 
 /// What the reader thread passes on: a line, or the end of the input.
 enum Input {
@@ -157,9 +208,11 @@ pub fn run() -> i32 {
         }
     };
     let mut engine = engine;
-    match engine.load_book() {
-        Ok(msg) => log::info!("{msg}"),
-        Err(e) => log::warn!("{e}"),
+    for opened in engine.open_knowledge() {
+        match opened {
+            Ok(msg) => log::info!("{msg}"),
+            Err(e) => log::warn!("{e}"),
+        }
     }
     let interactive = std::io::stdin().is_terminal();
     let mut tm = TextMode {
@@ -196,16 +249,11 @@ impl TextMode {
 
     fn format(&self) -> MoveFormat {
         // Games other than draughts ignore the format and use their own notation.
-        MoveFormat::pdn_for(
-            self.engine
-                .session
-                .variant()
-                .unwrap_or(Variant::International),
-        )
+        MoveFormat::pdn_for(self.engine.variant().unwrap_or(Variant::International))
     }
 
     fn show_board(&self) {
-        self.out.line(self.engine.session.diagram().trim_end());
+        self.out.line(self.engine.diagram().trim_end());
     }
 
     /// Handle one line; false means quit.
@@ -218,10 +266,15 @@ impl TextMode {
         match cmd {
             _ if is_quit(cmd) => return false,
             "stop" => {} // nothing is running: nothing to stop
-            "help" | "?" => self.out.line(HELP),
+            "help" | "?" => self.out.line(&help()),
             "variant" => self.variant(args),
             "start" | "new" => {
-                self.engine.session.reset();
+                if let Err(e) = self
+                    .engine
+                    .set_position(PositionText::Start, &[], MoveReading::Any)
+                {
+                    self.error(e);
+                }
                 self.engine.new_game();
                 self.after_position();
             }
@@ -229,10 +282,10 @@ impl TextMode {
             "board" | "d" => self.show_board(),
             "moves" => self.out.line(&format!(
                 "moves {}",
-                self.engine.session.legal_moves(self.format()).join(" ")
+                self.engine.legal_moves(self.format()).join(" ")
             )),
             "play" => self.play(args),
-            "undo" => match self.engine.session.undo() {
+            "undo" => match self.engine.undo() {
                 Some(m) => {
                     self.out.line(&format!("undone {m}"));
                     if self.interactive {
@@ -243,91 +296,177 @@ impl TextMode {
             },
             "history" => self.out.line(&format!(
                 "history {}",
-                self.engine.session.history(self.format()).join(" ")
+                self.engine.history(self.format()).join(" ")
             )),
             "go" => self.think(args, true),
             "analyze" | "analyse" => self.think(args, false),
             "eval" => self.eval(),
             "perft" => self.perft(args),
             "bench" => self.bench(args),
-            "threads" => match args.first().and_then(|s| s.parse::<usize>().ok()) {
-                Some(n) if (1..=256).contains(&n) => match self.engine.set_threads(n) {
-                    Ok(()) => self.out.line(&format!("threads {n}")),
-                    Err(e) => self.error(e),
-                },
-                _ => self.error("threads needs a number from 1 to 256"),
-            },
+            "threads" => self.set_number("threads", "a number", args),
             "egdb" => self.egdb(args),
             "book" => self.book(args),
-            "hash" => match args.first().and_then(|s| s.parse::<usize>().ok()) {
-                Some(n) if (1..=65536).contains(&n) => match self.engine.set_hash_mib(n) {
-                    Ok(()) => self.out.line(&format!("hash {n}")),
-                    Err(e) => self.error(e),
-                },
-                _ => self.error("hash needs a size in MiB from 1 to 65536"),
-            },
+            "hash" => self.set_number("hash", "a size in MiB", args),
+            "options" => self.list_options(),
+            "set" => self.set(args),
             // A move typed on its own.
             _ => self.play(&words),
         }
         true
     }
 
-    fn egdb(&mut self, args: &[&str]) {
-        let Some(pieces) = args
-            .first()
-            .and_then(|s| s.parse::<u32>().ok())
-            .filter(|n| *n <= 8)
-        else {
-            self.error("egdb needs a number of pieces from 0 to 8 (and optionally a directory)");
+    /// `threads N`, `hash MIB`: one integer option, answered `NAME VALUE`.
+    fn set_number(&mut self, name: &str, what: &str, args: &[&str]) {
+        let Some(option) = engine_options::find(name) else {
             return;
         };
-        self.engine.options.egdb_pieces = pieces;
-        if let Some(dir) = args.get(1) {
-            self.engine.options.egdb_dir = std::path::PathBuf::from(dir);
+        let value = args.first().copied().unwrap_or("");
+        match self.engine.set_option(name, value) {
+            Ok(_) => self.out.line(&format!("{name} {value}")),
+            Err(OptionError::BadValue { .. }) => {
+                let r = option.int_range();
+                self.error(format!(
+                    "{name} needs {what} from {} to {}",
+                    r.start(),
+                    r.end()
+                ));
+            }
+            Err(e) => self.error(e),
         }
-        match self.engine.load_egdb() {
-            Ok(msg) => self.out.line(&format!("egdb {msg}")),
+    }
+
+    /// `options`: one line per option of the engine's table.
+    fn list_options(&self) {
+        for o in engine_options::TABLE {
+            let value = self.engine.option(o.name).unwrap_or_default();
+            let value = if value.is_empty() {
+                "\"\"".into()
+            } else {
+                value
+            };
+            let takes = match o.kind {
+                OptionKind::Text { .. } => "text".to_string(),
+                _ => o.takes(),
+            };
+            self.out
+                .line(&format!("option {} {value} ({takes}) {}", o.name, o.help));
+        }
+    }
+
+    /// `set NAME VALUE`: any option of the table, answered `option NAME VALUE`
+    /// (and what it opened, if anything).
+    fn set(&mut self, args: &[&str]) {
+        let [name, value @ ..] = args else {
+            self.error("set needs an option name and a value (see 'options')");
+            return;
+        };
+        // Text values may contain blanks; `""` sets an empty one.
+        let value = value.join(" ");
+        let value = if value == "\"\"" {
+            String::new()
+        } else {
+            value
+        };
+        match self.engine.set_option(name, &value) {
+            Ok(opened) => {
+                let now = self.engine.option(name).unwrap_or_default();
+                self.out.line(&format!("option {name} {now}"));
+                for msg in opened {
+                    self.out.line(&format!("opened {msg}"));
+                }
+            }
+            Err(e) => self.error(e),
+        }
+    }
+
+    fn egdb(&mut self, args: &[&str]) {
+        let range = engine_options::EGDB_PIECES.int_range();
+        let usage = format!(
+            "egdb needs a number of pieces from {} to {} (and optionally a directory)",
+            range.start(),
+            range.end()
+        );
+        let Some(&pieces) = args.first() else {
+            self.error(usage);
+            return;
+        };
+        let mut changes = vec![("egdb-pieces", pieces)];
+        if let Some(dir) = args.get(1) {
+            changes.push(("egdb-dir", dir));
+        }
+        match self.engine.set_options(&changes) {
+            Ok(opened) => {
+                for msg in opened {
+                    self.out.line(&format!("egdb {msg}"));
+                }
+            }
+            Err(OptionError::BadValue { .. }) => self.error(usage),
             Err(e) => self.error(e),
         }
     }
 
     fn book(&mut self, args: &[&str]) {
-        let settings = &mut self.engine.options.book;
-        let number = |what: &str, max: i64| -> Result<i64, String> {
-            args.get(1)
-                .and_then(|s| s.parse::<i64>().ok())
-                .filter(|n| (0..=max).contains(n))
-                .ok_or_else(|| format!("book {what} needs a number from 0 to {max}"))
+        let number = |option: &OptionSpec| {
+            let r = option.int_range();
+            format!(
+                "book {} needs a number from {} to {}",
+                option.name.trim_start_matches("book-"),
+                r.start(),
+                r.end()
+            )
         };
+        use engine_options::{BOOK_MARGIN, BOOK_PLY};
         let changed = match args {
-            [] => Ok(()),
-            ["on"] => {
-                settings.enabled = true;
-                Ok(())
-            }
-            ["off"] => {
-                settings.enabled = false;
-                Ok(())
-            }
-            ["ply", _] => number("ply", 20).map(|n| settings.ply = n as u32),
-            ["margin", _] => number("margin", 100).map(|n| settings.margin = n as i32),
+            [] => Ok(Vec::new()),
+            ["on"] => self.engine.set_option("book", "true"),
+            ["off"] => self.engine.set_option("book", "false"),
+            ["ply", n] => self.engine.set_option("book-ply", n),
+            ["margin", n] => self.engine.set_option("book-margin", n),
             ["file", path] => {
-                self.engine.options.book_file =
-                    (*path != "default").then(|| std::path::PathBuf::from(path));
-                self.engine
-                    .load_book()
-                    .map(|msg| self.out.line(&format!("book {msg}")))
+                let file = if *path == "default" { "" } else { path };
+                match self.engine.set_option("book-file", file) {
+                    // A book that is off is opened all the same: `book` shows it.
+                    Ok(_) if !self.engine.options().book.enabled => self
+                        .engine
+                        .load_book()
+                        .map(|msg| vec![msg])
+                        .map_err(|reason| OptionError::NotLoaded {
+                            option: "book-file",
+                            reason,
+                        }),
+                    other => other,
+                }
+                .inspect(|opened| {
+                    for msg in opened {
+                        self.out.line(&format!("book {msg}"));
+                    }
+                })
             }
-            _ => Err("book takes: on, off, ply N, margin N, file PATH|default".into()),
+            _ => {
+                self.error("book takes: on, off, ply N, margin N, file PATH|default");
+                return;
+            }
         };
-        if let Err(e) = changed {
-            self.error(e);
-            return;
+        match changed {
+            Ok(_) => {}
+            Err(OptionError::BadValue { option, .. }) => {
+                let option = if option.name == BOOK_PLY.name {
+                    &BOOK_PLY
+                } else {
+                    &BOOK_MARGIN
+                };
+                self.error(number(option));
+                return;
+            }
+            Err(e) => {
+                self.error(e);
+                return;
+            }
         }
-        let s = self.engine.options.book;
-        let file = match &self.engine.book {
-            Some(b) => format!("{} ({} positions)", b.path.display(), b.book.len()),
-            None => "none".into(),
+        let s = self.engine.options().book;
+        let file = match (self.engine.book_path(), self.engine.book()) {
+            (Some(path), Some(book)) => format!("{} ({} positions)", path.display(), book.len()),
+            _ => "none".into(),
         };
         self.out.line(&format!(
             "book {} ply {} margin {} file {file}",
@@ -344,25 +483,12 @@ impl TextMode {
     /// This position's book moves with their scores (`32-28:0.04`), in the
     /// variant's notation; empty when the position is not in the book.
     fn book_moves(&self) -> Vec<String> {
-        let (Some(book), Some((hash, _))) = (&self.engine.book, self.engine.session.book_key())
-        else {
-            return Vec::new();
-        };
-        let format = self.format();
-        book.book
-            .moves(hash)
-            .unwrap_or_default()
-            .iter()
-            .map(|m| {
-                let mv = self
-                    .engine
-                    .session
-                    .convert(&m.mv, MoveReading::Hub, format)
-                    .unwrap_or_else(|_| m.mv.clone());
-                match m.score {
-                    Some(s) => format!("{mv}:{}", format_men(s)),
-                    None => format!("{mv}:?"),
-                }
+        self.engine
+            .book_moves(self.format())
+            .into_iter()
+            .map(|(mv, score)| match score {
+                Some(s) => format!("{mv}:{}", format_men(s)),
+                None => format!("{mv}:?"),
             })
             .collect()
     }
@@ -371,15 +497,13 @@ impl TextMode {
         if self.interactive {
             self.show_board();
         } else {
-            self.out.line(&format!("fen {}", self.engine.session.fen()));
+            self.out.line(&format!("fen {}", self.engine.fen()));
         }
     }
 
     fn variant(&mut self, args: &[&str]) {
         match args.first() {
-            None => self
-                .out
-                .line(&format!("variant {}", self.engine.session.kind())),
+            None => self.out.line(&format!("variant {}", self.engine.game())),
             Some(name) => match name.parse::<GameKind>() {
                 Ok(g) => {
                     if let Err(e) = self.engine.set_game(g) {
@@ -398,11 +522,16 @@ impl TextMode {
     fn fen(&mut self, line: &str) {
         let text = line.trim_start().strip_prefix("fen").unwrap_or("").trim();
         if text.is_empty() {
-            self.out.line(&format!("fen {}", self.engine.session.fen()));
+            self.out.line(&format!("fen {}", self.engine.fen()));
             return;
         }
-        match self.engine.session.set_fen(text) {
+        match self
+            .engine
+            .set_position(PositionText::Fen(text), &[], MoveReading::Any)
+        {
             Ok(()) => self.after_position(),
+            // The reader's own words (`bad FEN: ...`).
+            Err(PositionError::Unreadable { message }) => self.error(message),
             Err(e) => self.error(e),
         }
     }
@@ -413,7 +542,7 @@ impl TextMode {
             return;
         }
         for m in moves {
-            match self.engine.session.play(m, MoveReading::Any) {
+            match self.engine.play(m, MoveReading::Any) {
                 Ok(written) => self.out.line(&format!("played {written}")),
                 Err(e) => {
                     self.error(e);
@@ -428,7 +557,7 @@ impl TextMode {
     }
 
     fn report_game_end(&self) {
-        if let Some(text) = self.engine.session.result_text() {
+        if let Some(text) = self.engine.result_text() {
             self.out.line(&format!("result {text}"));
         }
     }
@@ -474,40 +603,34 @@ impl TextMode {
                 return;
             }
         };
-        if self.engine.session.legal_moves(MoveFormat::Hub).is_empty() {
+        if self.engine.legal_moves(MoveFormat::Hub).is_empty() {
             self.error("no legal move in this position");
             return;
         }
         let format = self.format();
-        if play && let Some(mut choice) = self.engine.book_move(Mode::Think) {
-            let mv = self
-                .engine
-                .session
-                .convert(&choice.mv, MoveReading::Hub, format)
-                .unwrap_or_else(|_| choice.mv.clone());
-            choice.mv.clone_from(&mv);
-            self.out.line(&choice.text());
-            self.out.line(&format!(
-                "bestmove {mv} score {} depth 0 nodes 0 book",
-                choice.score.map_or_else(|| "?".to_string(), format_men)
-            ));
-            self.play(&[mv.as_str()]);
-            return;
-        }
         let out = self.out.clone();
         let params = Params {
             limits,
             mode: Mode::Think,
             multipv: 1,
         };
+        // `analyze` thinks as `go` does, but never plays from the book.
+        let purpose = if play {
+            Purpose::Play
+        } else {
+            Purpose::Analyze
+        };
         let control = self.engine.control();
         self.engine.prepare(params.mode);
         let engine = &mut self.engine;
         let input = &mut self.input;
-        // The search on a thread of its own; this one watches the input.
-        let result = std::thread::scope(|scope| {
+        // The decision on a thread of its own (a search takes a while);
+        // this one watches the input.
+        let decision = std::thread::scope(|scope| {
             let search = scope.spawn(move || {
-                engine.search_prepared(&params, format, &|info| out.line(&info_line(info, false)))
+                engine.choose_move_prepared(&params, purpose, format, &|info| {
+                    out.line(&info_line(info, false))
+                })
             });
             while !search.is_finished() {
                 if input.interrupts(Duration::from_millis(20)) {
@@ -517,27 +640,49 @@ impl TextMode {
             }
             search.join()
         });
-        let Ok(result) = result else {
+        let Ok(decision) = decision else {
             self.error("the search failed");
             return;
         };
-        let Some(best) = result.best else {
-            self.error("no move found");
-            return;
+        let best = match decision {
+            Decision::Book(choice) => {
+                self.out.line(&choice.text());
+                self.out.line(&format!(
+                    "bestmove {} score {} depth 0 nodes 0 book",
+                    choice.mv,
+                    choice.score.map_or_else(|| "?".to_string(), format_men)
+                ));
+                choice.mv
+            }
+            Decision::Database(answer) => {
+                self.out.line(&format!(
+                    "bestmove {} score {} depth 0 nodes 0",
+                    answer.mv,
+                    format_men(answer.score)
+                ));
+                answer.mv
+            }
+            Decision::Search(result) => {
+                let Some(best) = result.best else {
+                    self.error("no move found");
+                    return;
+                };
+                self.out.line(&format!(
+                    "bestmove {best} score {} depth {} nodes {}",
+                    format_men(result.score),
+                    result.depth,
+                    result.nodes
+                ));
+                best
+            }
         };
-        self.out.line(&format!(
-            "bestmove {best} score {} depth {} nodes {}",
-            format_men(result.score),
-            result.depth,
-            result.nodes
-        ));
         if play {
             self.play(&[best.as_str()]);
         }
     }
 
     fn eval(&self) {
-        let (score, terms) = self.engine.session.evaluate(&self.engine.know);
+        let (score, terms) = self.engine.evaluate();
         for t in terms {
             self.out.line(&format!(
                 "term {:<14} {:>4} {:>7}",
@@ -561,7 +706,7 @@ impl TextMode {
         };
         let divide = args.contains(&"divide");
         let start = Instant::now();
-        for line in self.engine.session.perft(depth, divide, true, None) {
+        for line in self.engine.perft(depth, divide, true, None) {
             match line.mv {
                 Some(m) => self.out.line(&format!("{m} {}", line.nodes)),
                 None => self.out.line(&format!(

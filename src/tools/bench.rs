@@ -7,11 +7,10 @@
 //! the pattern evaluation against v1 shows in one run.
 
 use crate::board::Variant;
-use crate::engine::{Engine, Options};
+use crate::engine::{Engine, MoveReading, Options, PositionText};
 use crate::eval::pattern_select::EvalChoice;
 use crate::notation::MoveFormat;
 use crate::search::{Limits, Params};
-use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 /// Depth searched per position by default.
@@ -161,7 +160,7 @@ pub fn run_with(opts: BenchOptions, line: &dyn Fn(&str)) -> Result<BenchResult, 
         ..Options::default()
     })?;
     if let Some(name) = opts.eval {
-        engine.know.eval = Arc::new(EvalChoice::named(name)?);
+        engine.set_option("eval", name).map_err(|e| e.to_string())?;
     }
     let (mut nodes, mut probes, mut hits) = (0, 0, 0);
     let mut time = Duration::ZERO;
@@ -169,8 +168,7 @@ pub fn run_with(opts: BenchOptions, line: &dyn Fn(&str)) -> Result<BenchResult, 
         engine.set_variant(*variant)?;
         engine.new_game();
         engine
-            .session
-            .set_fen(fen)
+            .set_position(PositionText::Fen(fen), &[], MoveReading::Any)
             .map_err(|e| format!("bench position {}: {e}", i + 1))?;
         let start = Instant::now();
         let params = Params::think(Limits::depth(opts.depth));

@@ -7,6 +7,8 @@ use super::message::Setup;
 use super::starts;
 use crate::board::Colour;
 use crate::engine::Options;
+use crate::engine::options::{BOOK, BOOK_FILE, BOOK_MARGIN, BOOK_PLY, HASH, THREADS};
+use clap::builder::RangedI64ValueParser;
 use std::path::PathBuf;
 use std::time::Duration;
 
@@ -74,27 +76,28 @@ pub struct DxpOptions {
     /// PDN file every game is appended to.
     #[arg(long, value_name = "FILE", default_value = "tiao-dxp.pdn")]
     pub pdn: PathBuf,
-    /// Search threads.
-    #[arg(long, default_value_t = 1,
-          value_parser = clap::value_parser!(u64).range(1..=256))]
+    // The engine options below take their range, default and help from
+    // the engine's option table (`crate::engine::options`), as Hub does.
+    #[arg(long, help = THREADS.help,
+          default_value_t = THREADS.int_default() as u64,
+          value_parser = RangedI64ValueParser::<u64>::new().range(THREADS.int_range()))]
     pub threads: u64,
-    /// Hash table size in MiB (per connection).
-    #[arg(long, value_name = "MIB", default_value_t = 64,
-          value_parser = clap::value_parser!(u64).range(1..=65536))]
+    #[arg(long, value_name = "MIB", help = format!("{} (per connection)", HASH.help),
+          default_value_t = HASH.int_default() as u64,
+          value_parser = RangedI64ValueParser::<u64>::new().range(HASH.int_range()))]
     pub hash: u64,
     /// Play without the opening book.
     #[arg(long)]
     pub no_book: bool,
-    /// The opening book file (default: openings/book-international.txt).
-    #[arg(long, value_name = "FILE")]
+    #[arg(long, value_name = "FILE", help = BOOK_FILE.help)]
     pub book_file: Option<PathBuf>,
-    /// Choose book moves at random (within --book-margin) for this many plies.
-    #[arg(long, value_name = "N", default_value_t = 4,
-          value_parser = clap::value_parser!(u32).range(0..=20))]
+    #[arg(long, value_name = "N", help = BOOK_PLY.help,
+          default_value_t = BOOK_PLY.int_default() as u32,
+          value_parser = clap::value_parser!(u32).range(BOOK_PLY.int_range()))]
     pub book_ply: u32,
-    /// Random book choices only among moves this many centi-men from the best.
-    #[arg(long, value_name = "CENTI-MEN", default_value_t = 4,
-          value_parser = clap::value_parser!(i32).range(0..=100))]
+    #[arg(long, value_name = "CENTI-MEN", help = BOOK_MARGIN.help,
+          default_value_t = BOOK_MARGIN.int_default() as i32,
+          value_parser = clap::value_parser!(i32).range(BOOK_MARGIN.int_range()))]
     pub book_margin: i32,
     /// The name sent to the peer (at most 32 characters are sent).
     #[arg(long)]
@@ -235,7 +238,8 @@ impl Config {
                 threads: a.threads as usize,
                 hash_mib: a.hash as usize,
                 book: crate::book::BookSettings {
-                    enabled: !a.no_book,
+                    // `--no-book` turns off what is on by default.
+                    enabled: BOOK.bool_default() && !a.no_book,
                     ply: a.book_ply,
                     margin: a.book_margin,
                 },
@@ -277,6 +281,55 @@ mod tests {
         assert!(plan.game(3).1.is_some());
         assert!(plan.game(4).1.is_some());
         assert_eq!(plan.game(5), (Colour::White, None));
+    }
+
+    #[test]
+    fn the_engine_flags_take_range_default_and_help_from_the_option_table() {
+        use clap::{CommandFactory, Parser};
+        #[derive(Parser, Debug)]
+        struct Cli {
+            #[command(flatten)]
+            dxp: DxpArgs,
+        }
+        let parse =
+            |args: &[&str]| Cli::try_parse_from(std::iter::once("dxp").chain(args.iter().copied()));
+        let cli = parse(&[]).expect("defaults");
+        let config = Config::from_args(&cli.dxp).expect("config");
+        assert_eq!(config.engine, Options::default());
+        assert_eq!(cli.dxp.options.threads as i64, THREADS.int_default());
+        assert_eq!(cli.dxp.options.hash as i64, HASH.int_default());
+        assert_eq!(i64::from(cli.dxp.options.book_ply), BOOK_PLY.int_default());
+        assert_eq!(
+            i64::from(cli.dxp.options.book_margin),
+            BOOK_MARGIN.int_default()
+        );
+        for (flag, option) in [
+            ("--threads", THREADS),
+            ("--hash", HASH),
+            ("--book-ply", BOOK_PLY),
+            ("--book-margin", BOOK_MARGIN),
+        ] {
+            let range = option.int_range();
+            for ok in [*range.start(), *range.end()] {
+                assert!(parse(&[flag, &ok.to_string()]).is_ok(), "{flag} {ok}");
+            }
+            for bad in [*range.start() - 1, *range.end() + 1] {
+                assert!(parse(&[flag, &bad.to_string()]).is_err(), "{flag} {bad}");
+            }
+        }
+        let command = Cli::command();
+        let help = |name: &str| {
+            command
+                .get_arguments()
+                .find(|a| a.get_long() == Some(name))
+                .and_then(|a| a.get_help())
+                .map(ToString::to_string)
+                .unwrap_or_default()
+        };
+        assert!(help("threads").starts_with(THREADS.help));
+        assert!(help("hash").starts_with(HASH.help));
+        assert_eq!(help("book-ply"), BOOK_PLY.help);
+        assert_eq!(help("book-file"), BOOK_FILE.help);
     }
 
     #[test]

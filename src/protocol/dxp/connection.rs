@@ -201,8 +201,8 @@ where
         let options = self.config().engine.clone();
         tokio::task::spawn_blocking(move || {
             let mut engine = Engine::new(options)?;
-            if engine.options.book.enabled {
-                match engine.load_book() {
+            for opened in engine.open_knowledge() {
+                match opened {
                     Ok(msg) => log::info!("dxp: {msg}"),
                     Err(e) => log::warn!("dxp: {e}"),
                 }
@@ -388,12 +388,9 @@ where
     /// A game request: accept it when its position can be played.
     async fn on_request(&mut self, req: GameRequest) -> Result<(), Stop> {
         let engine = self.ensure_engine().await?;
-        let saved = engine.session.box_clone();
-        if let Err(e) = set_up(engine.session.as_mut(), req.setup.as_ref()) {
-            engine.session = saved;
-            let detail = e.strip_prefix("bad position: ").unwrap_or(&e).to_string();
-            self.chat(&format!("game request refused: bad position: {detail}"))
-                .await?;
+        if let Err(e) = set_up(engine, req.setup.as_ref()) {
+            // Scan's wording: `bad position: ...`.
+            self.chat(&format!("game request refused: {e}")).await?;
             return self.answer_request(AcceptCode::RefuseThis).await;
         }
         self.answer_request(AcceptCode::Accept).await?;
@@ -414,7 +411,7 @@ where
         for n in 1..=plan.games {
             let (tiao, setup) = plan.game(n);
             let engine = self.ensure_engine().await?;
-            set_up(engine.session.as_mut(), setup.as_ref())
+            set_up(engine, setup.as_ref())
                 .map_err(|e| Stop::Abort(format!("cannot set up game {n}: {e}")))?;
             let name = self.config().name.clone();
             self.send(Message::Request(GameRequest {

@@ -1,13 +1,12 @@
-//! One DXP game against the engine's session: translation between DXP
-//! fields and the engine's Hub-form text (positions, moves, take-back move
-//! numbers), and the verdict of the rules. No rules live here: legality,
-//! game end and draws are the engine's ([`Session::play`],
-//! [`Session::outcome`]).
+//! One DXP game against the engine: translation between DXP fields and
+//! the engine's Hub-form text (positions, moves, take-back move numbers),
+//! and the verdict of the rules. No rules live here: legality, game end
+//! and draws are the engine's ([`Engine::play`], [`Engine::outcome`]).
 
 use super::message::{BackRequest, EndReason, MoveMessage, SQUARES, Setup};
 use super::record::GameResult;
 use crate::board::{Colour, Outcome};
-use crate::engine::{MoveReading, Session};
+use crate::engine::{Engine, MoveReading, PositionError, PositionText};
 use crate::notation::MoveError;
 
 /// The Hub position string of the international start.
@@ -30,10 +29,9 @@ pub fn setup_to_hub(setup: &Setup) -> String {
     s
 }
 
-/// The DXP start of the session's current position: `None` for the normal
-/// start with White to move (sent with flag `A`).
-pub fn setup_of(session: &dyn Session) -> Option<Setup> {
-    let hub = session.hub_position();
+/// The DXP start of a position (the engine's `hub_position`): `None` for
+/// the normal start with White to move (sent with flag `A`).
+pub fn setup_of(hub: &str) -> Option<Setup> {
     if hub == START_HUB {
         return None;
     }
@@ -54,14 +52,12 @@ pub fn setup_of(session: &dyn Session) -> Option<Setup> {
     Some(Setup { to_move, board })
 }
 
-/// Put the session at a DXP start position (a new game, no moves).
-pub fn set_up(session: &mut dyn Session, setup: Option<&Setup>) -> Result<(), String> {
+/// Put the engine at a DXP start position (a new game, no moves); on an
+/// error it keeps the game it had.
+pub fn set_up(engine: &mut Engine, setup: Option<&Setup>) -> Result<(), PositionError> {
     match setup {
-        None => {
-            session.reset();
-            Ok(())
-        }
-        Some(s) => session.set_hub_position(&setup_to_hub(s)),
+        None => engine.set_position(PositionText::Start, &[], MoveReading::Hub),
+        Some(s) => engine.set_position(PositionText::Hub(&setup_to_hub(s)), &[], MoveReading::Hub),
     }
 }
 
@@ -100,9 +96,9 @@ pub fn move_message(hub: &str, seconds: u32) -> Option<MoveMessage> {
     }
 }
 
-/// Play the peer's move on the session; on error the game is unchanged.
-pub fn play_peer_move(session: &mut dyn Session, m: &MoveMessage) -> Result<String, MoveError> {
-    session.play(&hub_text(m), MoveReading::Hub)
+/// Play the peer's move on the engine; on error the game is unchanged.
+pub fn play_peer_move(engine: &mut Engine, m: &MoveMessage) -> Result<String, MoveError> {
+    engine.play(&hub_text(m), MoveReading::Hub)
 }
 
 /// Plies from the start to the point a take-back request names: `colour`
@@ -181,8 +177,7 @@ pub fn result_of_peer_end(
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::board::Variant;
-    use crate::engine::new_session;
+    use crate::engine::Options;
 
     #[test]
     fn hub_and_dxp_moves() {
@@ -212,13 +207,15 @@ mod tests {
 
     #[test]
     fn setups_round_trip() {
-        let mut s = new_session(Variant::International);
-        assert_eq!(setup_of(s.as_ref()), None);
-        s.set_fen("B:W28,K46:B19,K5").expect("fen");
-        let setup = setup_of(s.as_ref()).expect("setup");
+        let engine = || Engine::new(Options::default()).expect("engine");
+        let mut s = engine();
+        assert_eq!(setup_of(&s.hub_position()), None);
+        s.set_position(PositionText::Fen("B:W28,K46:B19,K5"), &[], MoveReading::Any)
+            .expect("fen");
+        let setup = setup_of(&s.hub_position()).expect("setup");
         assert_eq!(setup.to_move, Colour::Black);
-        let mut t = new_session(Variant::International);
-        set_up(t.as_mut(), Some(&setup)).expect("set up");
+        let mut t = engine();
+        set_up(&mut t, Some(&setup)).expect("set up");
         assert_eq!(t.fen(), s.fen());
     }
 }

@@ -18,9 +18,9 @@ use super::message::{AcceptCode, BackCode, BackRequest, EndReason, GameEnd, Mess
 use super::record::{GameInfo, GameResult, pdn_game};
 use super::search::Thinking;
 use crate::board::{Colour, Outcome, Variant};
-use crate::engine::{Engine, MoveReading};
+use crate::engine::{Decision, Engine, MoveReading};
 use crate::notation::MoveFormat;
-use crate::search::{Limits, Mode, Params};
+use crate::search::{Limits, Params};
 use std::time::Duration;
 use tokio::io::{AsyncRead, AsyncWrite};
 use tokio::time::Instant;
@@ -62,13 +62,13 @@ where
     R: AsyncRead + Unpin + Send,
     W: AsyncWrite + Unpin + Send,
 {
-    /// Play one game from the engine session's current position (already
+    /// Play one game from the engine's current position (already
     /// set up) and record it.
     pub(super) async fn play(&mut self, spec: GameSpec) -> Result<(), Stop> {
         let engine = self.ensure_engine().await?;
         engine.new_game();
-        let start_side = engine.session.side();
-        let start_fen = setup_of(engine.session.as_ref()).map(|_| engine.session.fen());
+        let start_side = engine.side_to_move();
+        let start_fen = setup_of(&engine.hub_position()).map(|_| engine.fen());
         self.round += 1;
         // PDN writes an unknown name as "?" (a peer may send a blank name).
         let peer = match self.peer_name.trim() {
@@ -123,10 +123,7 @@ where
         let moves = self
             .engine
             .as_ref()
-            .map(|e| {
-                e.session
-                    .history(MoveFormat::pdn_for(Variant::International))
-            })
+            .map(|e| e.history(MoveFormat::pdn_for(Variant::International)))
             .unwrap_or_default();
         let game = pdn_game(info, moves, result, termination);
         let shared = self.shared.clone();
@@ -151,8 +148,8 @@ where
     async fn game_loop(&mut self, board: &mut Board) -> Result<Ending, Stop> {
         loop {
             let engine = self.ensure_engine().await?;
-            let side = engine.session.side();
-            let outcome = engine.session.outcome();
+            let side = engine.side_to_move();
+            let outcome = engine.outcome();
             let turn = if side == board.spec.tiao {
                 match outcome {
                     Some(o) => Turn::Ended(self.end_game(board, o).await?),
@@ -171,7 +168,7 @@ where
     async fn think(&mut self, board: &mut Board) -> Result<Turn, Stop> {
         let move_time = self.config().move_time;
         let engine = self.ensure_engine().await?;
-        let plies = engine.session.history(MoveFormat::Hub).len();
+        let plies = engine.history(MoveFormat::Hub).len();
         let limits = match move_time {
             Some(t) => Limits::move_time(t),
             None => board.clocks.limits(
@@ -180,11 +177,6 @@ where
                 Instant::now(),
             ),
         };
-        // A book move is played at once, without a search.
-        if let Some(choice) = engine.book_move(Mode::Think) {
-            log::info!("dxp: {}", choice.text());
-            return self.play_our_move(board, Some(choice.mv)).await;
-        }
         let Some(engine) = self.engine.take() else {
             return Err(Stop::Abort("the engine is not available".into()));
         };
@@ -192,10 +184,13 @@ where
         loop {
             tokio::select! {
                 done = thinking.finished() => {
-                    let (engine, outcome) = done
+                    let (engine, decision) = done
                         .map_err(|e| Stop::Abort(format!("the search failed: {e}")))?;
                     self.engine = Some(engine);
-                    return self.play_our_move(board, outcome.best).await;
+                    if let Decision::Book(choice) = &decision {
+                        log::info!("dxp: {}", choice.text());
+                    }
+                    return self.play_our_move(board, decision.best().map(str::to_string)).await;
                 }
                 read = self.read(None) => {
                     let incoming = match read {
@@ -245,13 +240,12 @@ where
         let engine: &mut Engine = self.ensure_engine().await?;
         // The search's move is legal; the first legal move is only a
         // safety net so that a surprise never stalls a game.
-        let legal = engine.session.legal_moves(MoveFormat::Hub);
+        let legal = engine.legal_moves(MoveFormat::Hub);
         let hub = best
             .filter(|m| legal.contains(m))
             .or_else(|| legal.first().cloned())
             .ok_or_else(|| Stop::Abort("Tiao has no move to play".into()))?;
         engine
-            .session
             .play(&hub, MoveReading::Hub)
             .map_err(|e| Stop::Abort(format!("cannot play Tiao's own move {hub}: {e}")))?;
         let seconds = used.as_secs_f64().round() as u32;
@@ -277,7 +271,7 @@ where
             match incoming.message {
                 Ok(Message::Move(m)) => {
                     let engine = self.ensure_engine().await?;
-                    if let Some(o) = engine.session.outcome() {
+                    if let Some(o) = engine.outcome() {
                         // The rules ended the game before this move: say so, as
                         // Tiao would have on its turn.
                         self.complain(
@@ -287,7 +281,7 @@ where
                         .await?;
                         return Ok(Turn::Ended(self.end_game(board, o).await?));
                     }
-                    match play_peer_move(engine.session.as_mut(), &m) {
+                    match play_peer_move(engine, &m) {
                         Ok(_) => {
                             board.clocks.start(board.spec.tiao, Instant::now());
                             return Ok(Turn::Continue);
@@ -349,7 +343,7 @@ where
         }
         let engine = self.ensure_engine().await?;
         let (result, termination) =
-            result_of_peer_end(engine.session.outcome(), end.reason, board.spec.tiao);
+            result_of_peer_end(engine.outcome(), end.reason, board.spec.tiao);
         let ack = Message::End(GameEnd {
             reason: EndReason::None,
             stop: board.spec.stop_after,
@@ -429,13 +423,13 @@ where
     /// A take-back request: go back to the position it names, if the game reached it.
     async fn take_back(&mut self, board: &mut Board, req: BackRequest) -> Result<(), Stop> {
         let engine = self.ensure_engine().await?;
-        let plies = engine.session.history(MoveFormat::Hub).len();
+        let plies = engine.history(MoveFormat::Hub).len();
         match back_ply(board.start_side, &req) {
             Some(target) if target <= plies => {
                 for _ in target..plies {
-                    engine.session.undo();
+                    engine.undo();
                 }
-                let side = engine.session.side();
+                let side = engine.side_to_move();
                 board.clocks.start(side, Instant::now());
                 log::info!(
                     "dxp: took back {} plies, to move {} for {}",

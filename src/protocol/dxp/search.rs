@@ -1,17 +1,17 @@
 //! Tiao's thinking during a DXP game: the engine is moved onto a blocking
-//! thread (`spawn_blocking`) for the search and handed back with the
-//! answer, so the connection's task keeps reading the socket meanwhile
+//! thread (`spawn_blocking`) for its decision (book, databases, search:
+//! [`Engine::choose_move`]) and handed back with the answer, so the connection's task keeps reading the socket meanwhile
 //! (an `E`, a `B` or a dropped connection stops the search at once).
 
-use crate::engine::Engine;
+use crate::engine::{Decision, Engine, Purpose};
 use crate::notation::MoveFormat;
-use crate::search::{Control, Info, Mode, Outcome, Params};
+use crate::search::{Control, Info, Mode, Params};
 use std::sync::Arc;
 use tokio::task::{JoinError, JoinHandle};
 
 /// A search running on a blocking thread.
 pub struct Thinking {
-    handle: JoinHandle<(Engine, Outcome<String>)>,
+    handle: JoinHandle<(Engine, Decision)>,
     control: Arc<Control>,
 }
 
@@ -32,8 +32,9 @@ impl Thinking {
                     info.pv.join(" ")
                 );
             };
-            let outcome = engine.search_prepared(&params, MoveFormat::Hub, &report);
-            (engine, outcome)
+            let decision =
+                engine.choose_move_prepared(&params, Purpose::Play, MoveFormat::Hub, &report);
+            (engine, decision)
         });
         Thinking { handle, control }
     }
@@ -43,9 +44,9 @@ impl Thinking {
         self.control.stop();
     }
 
-    /// The engine and the search's answer, once the search ends.
+    /// The engine and its decision, once it is made.
     /// (`&mut self` so that it can be awaited in `select!` more than once.)
-    pub async fn finished(&mut self) -> Result<(Engine, Outcome<String>), JoinError> {
+    pub async fn finished(&mut self) -> Result<(Engine, Decision), JoinError> {
         (&mut self.handle).await
     }
 }

@@ -19,7 +19,7 @@ pub fn from_fen(fen: &str) -> Result<Option<Setup>, String> {
     let mut s = new_session(Variant::International);
     s.set_fen(fen.trim())?;
     check_playable(s.as_ref())?;
-    Ok(setup_of(s.as_ref()))
+    Ok(setup_of(&s.hub_position()))
 }
 
 /// Tokens of a move sequence that are not moves: move numbers and results.
@@ -56,7 +56,7 @@ pub fn from_moves(line: &str) -> Result<Option<Setup>, String> {
             .map_err(|e| format!("move {mv:?}: {e}"))?;
     }
     check_playable(s.as_ref())?;
-    Ok(setup_of(s.as_ref()))
+    Ok(setup_of(&s.hub_position()))
 }
 
 /// A start must leave the side to move a move: a finished game is no game.

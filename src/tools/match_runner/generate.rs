@@ -13,7 +13,9 @@
 use super::cli::{OpeningsArgs, cores};
 use super::progress::Progress;
 use crate::board::Variant;
-use crate::engine::{Engine, MoveReading, Options, Session, new_session};
+use crate::engine::{
+    Engine, MoveReading, Options, PositionError, PositionText, Session, new_session,
+};
 use crate::notation::MoveFormat;
 use crate::search::score::format_men;
 use crate::search::{Limits, Mode, Params};
@@ -116,16 +118,17 @@ pub fn score_all(
         loop {
             let i = next.fetch_add(1, Ordering::Relaxed);
             let Some(c) = candidates.get(i) else { break };
-            engine.session.reset();
             let moves: Vec<&str> = c.moves.iter().map(String::as_str).collect();
-            if let Err((k, e)) = engine.session.play_all(&moves, MoveReading::Any) {
+            if let Err(PositionError::Move { index, error, .. }) =
+                engine.set_position(PositionText::Start, &moves, MoveReading::Any)
+            {
                 if let Ok(mut errs) = errors.lock() {
-                    errs.push(format!("opening {}: move {}: {e}", i + 1, k + 1));
+                    errs.push(format!("opening {}: move {}: {error}", i + 1, index + 1));
                 }
                 continue;
             }
             engine.new_game();
-            let white_to_move = engine.session.side() == crate::board::Colour::White;
+            let white_to_move = engine.side_to_move() == crate::board::Colour::White;
             // Analysis mode: a `think` search plays a single legal move at
             // once with no score, and forced captures are common here.
             let params = Params {
