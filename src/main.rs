@@ -2,8 +2,9 @@
 //! and the tools (perft, bench, ...) as subcommands.
 
 use clap::{Parser, Subcommand};
+use tiao::engine::bench;
 use tiao::protocol::{dxp, hub, text};
-use tiao::tools::{bench, match_runner, perft, tactics};
+use tiao::tools::{match_runner, perft, tactics};
 
 #[derive(Parser, Debug)]
 #[command(name = "tiao", version, about = "Tiao (跳): a draughts engine", long_about = None)]

@@ -14,6 +14,7 @@
 use super::hub::info_line;
 use super::output::Output;
 use crate::board::Variant;
+use crate::engine::bench;
 use crate::engine::options::{self as engine_options, OptionKind, OptionSpec};
 use crate::engine::{
     DEFAULT_MOVE_TIME, Decision, Engine, GameKind, MoveReading, OptionError, Options,
@@ -22,7 +23,6 @@ use crate::engine::{
 use crate::notation::MoveFormat;
 use crate::search::score::format_men;
 use crate::search::{Limits, Mode, Params};
-use crate::tools::bench;
 use std::collections::VecDeque;
 use std::io::{BufRead, IsTerminal};
 use std::sync::mpsc::{Receiver, RecvTimeoutError};

@@ -1,9 +1,8 @@
-//! Command-line tools around the engine: perft, bench, the tactics suite,
+//! Command-line tools around the engine: perft, the tactics suite,
 //! the match runner, the training pipeline (`train`: datagen, train,
 //! duel), and the opening-book and endgame-database builders
 //! (`book`, `egdb`: the commands over the builders in `tiao-knowledge`).
 
-pub mod bench;
 pub mod book;
 pub mod egdb;
 pub mod match_runner;

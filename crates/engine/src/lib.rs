@@ -12,6 +12,7 @@
 //! Tools that only need the rules of a game (perft, the match runner's
 //! arbiter) use sessions directly.
 
+pub mod bench;
 mod board_game;
 mod decision;
 mod draughts;
@@ -26,15 +27,15 @@ pub use gewu_dice::GewuDiceSession;
 pub use kind::{GameKind, UnknownGame};
 pub use options::{OptionError, OptionKind, OptionSpec};
 
-use crate::board::{Colour, Outcome as GameOutcome, Variant};
-use crate::book::{Book, BookChoice, BookSettings};
-use crate::endgame::Egdb;
-use crate::eval::pattern_select::EvalChoice;
-use crate::notation::{MoveError, MoveFormat};
-use crate::search::{Control, Info, Mode, Outcome, Params, Searcher};
 use std::collections::HashMap;
 use std::path::PathBuf;
 use std::sync::Arc;
+use tiao_draughts::board::{Colour, Outcome as GameOutcome, Variant};
+use tiao_draughts::notation::{MoveError, MoveFormat};
+use tiao_knowledge::book::{Book, BookChoice, BookSettings};
+use tiao_knowledge::endgame::Egdb;
+use tiao_knowledge::eval::pattern_select::EvalChoice;
+use tiao_search::{Control, Info, Mode, Outcome, Params, Searcher};
 
 /// Thinking time of a search that comes without any limit (Hub `go think`
 /// without a `level`, text-mode `go`): one definition for every front end.
@@ -113,7 +114,7 @@ pub trait Session: Send {
     fn outcome(&self) -> Option<GameOutcome>;
     /// The value of the current position in endgame databases, for the
     /// side to move, if they cover it (draughts only).
-    fn egdb_verdict(&self, _db: &Egdb) -> Option<crate::game::Verdict> {
+    fn egdb_verdict(&self, _db: &Egdb) -> Option<tiao_core::game::Verdict> {
         None
     }
     /// The databases' move when they cover the current position and name
@@ -123,7 +124,7 @@ pub trait Session: Send {
         &self,
         _db: &Egdb,
         _format: MoveFormat,
-    ) -> Option<(String, crate::game::Verdict, i32)> {
+    ) -> Option<(String, tiao_core::game::Verdict, i32)> {
         None
     }
     /// What an opening book looks the position up by: its hash (as the
@@ -169,7 +170,7 @@ pub trait Session: Send {
 
 /// A new session of a variant at its start position.
 pub fn new_session(v: Variant) -> Box<dyn Session> {
-    use crate::board::{Brazilian, Canadian, International, Russian};
+    use tiao_draughts::board::{Brazilian, Canadian, International, Russian};
     match v {
         Variant::International => Box::new(DraughtsSession::<International>::new()),
         Variant::Brazilian => Box::new(DraughtsSession::<Brazilian>::new()),
@@ -180,8 +181,8 @@ pub fn new_session(v: Variant) -> Box<dyn Session> {
 
 /// A new session of any game at its start position.
 pub fn new_game_session(kind: GameKind) -> Box<dyn Session> {
-    use crate::gewu::GewuPosition;
-    use crate::halma::{Halma8, Halma10, HalmaPosition};
+    use tiao_gewu::GewuPosition;
+    use tiao_halma::{Halma8, Halma10, HalmaPosition};
     match kind {
         GameKind::Draughts(v) => new_session(v),
         GameKind::Halma8 => Box::new(BoardGameSession::<HalmaPosition<Halma8>>::new()),
@@ -443,7 +444,7 @@ impl Engine {
         };
         let loaded = match &self.options.book_file {
             Some(path) => Book::load(path, variant).map(|b| Some((b, path.clone()))),
-            None => crate::book::load_default(variant),
+            None => tiao_knowledge::book::load_default(variant),
         };
         match loaded {
             Ok(Some((book, path))) => {
@@ -460,8 +461,8 @@ impl Engine {
                 }));
                 Ok(msg)
             }
-            Ok(None) if crate::book::ships_book(variant) => {
-                let looked: Vec<String> = crate::book::default_path_candidates(variant)
+            Ok(None) if tiao_knowledge::book::ships_book(variant) => {
+                let looked: Vec<String> = tiao_knowledge::book::default_path_candidates(variant)
                     .iter()
                     .map(|p| p.display().to_string())
                     .collect();
@@ -590,7 +591,7 @@ impl Engine {
     }
 
     /// Arm the searcher for a search of `mode` (see [`Searcher::prepare`]).
-    pub fn prepare(&self, mode: crate::search::Mode) {
+    pub fn prepare(&self, mode: tiao_search::Mode) {
         self.searcher.prepare(mode);
     }
 

@@ -2,15 +2,17 @@
 //! text (FEN, Hub strings, move notation) and the typed game and search.
 
 use super::{EvalTerm, GameKind, Knowledge, MoveReading, PerftLine, Session};
-use crate::board::{Colour, Game, Move, Outcome as GameOutcome, Position, Rules, Word, diagram};
-use crate::endgame::{Distance, Egdb, Wdl};
-use crate::game::Verdict;
-use crate::movegen::{Counting, perft, perft_divide, perft_parallel};
-use crate::notation::{
+use tiao_core::game::Verdict;
+use tiao_draughts::board::{
+    Colour, Game, Move, Outcome as GameOutcome, Position, Rules, Word, diagram,
+};
+use tiao_draughts::movegen::{Counting, perft, perft_divide, perft_parallel};
+use tiao_draughts::notation::{
     MoveError, MoveFormat, legal_moves_text, read_fen, read_hub_move, read_hub_position, read_move,
     write_fen, write_hub_position, write_move,
 };
-use crate::search::{Extras, Info, Outcome, Params, Root, Searcher, Tablebase};
+use tiao_knowledge::endgame::{Distance, Egdb, Wdl};
+use tiao_search::{Extras, Info, Outcome, Params, Root, Searcher, Tablebase};
 
 /// A game of rule set `R`.
 pub struct DraughtsSession<R: Rules> {
@@ -155,7 +157,7 @@ impl<R: Rules> Session for DraughtsSession<R> {
         Some((self.game.position().hash(), self.game.moves().len() as u32))
     }
 
-    fn egdb_verdict(&self, db: &Egdb) -> Option<crate::game::Verdict> {
+    fn egdb_verdict(&self, db: &Egdb) -> Option<tiao_core::game::Verdict> {
         Tablebase::probe(db, self.game.position(), &self.game.counters())
     }
 
@@ -239,7 +241,7 @@ impl<R: Rules> Session for DraughtsSession<R> {
     }
 
     fn evaluate(&self, know: &Knowledge) -> (i32, Vec<EvalTerm>) {
-        use crate::game::Evaluate;
+        use tiao_core::game::Evaluate;
         let eval = &*know.eval;
         let pos = self.game.position();
         let terms = eval
@@ -321,10 +323,10 @@ fn database_choice<R: Rules>(db: &Egdb, pos: &Position<R>) -> Option<DatabaseCho
         // Distances count from this position, the move included.
         let score = match fastest.distance {
             Some(Distance::Win(p)) => {
-                crate::search::score::db_score(crate::game::Verdict::Win, p as usize)
+                tiao_search::score::db_score(tiao_core::game::Verdict::Win, p as usize)
             }
             Some(Distance::Loss(p)) => {
-                crate::search::score::db_score(crate::game::Verdict::Loss, p as usize)
+                tiao_search::score::db_score(tiao_core::game::Verdict::Loss, p as usize)
             }
             _ => 0,
         };

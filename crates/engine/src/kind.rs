@@ -2,9 +2,9 @@
 //! boards, or Gewu with or without throws. The names are those of the Hub
 //! `variant` parameter and the `--variant` options.
 
-use crate::board::Variant;
 use std::fmt;
 use std::str::FromStr;
+use tiao_draughts::board::Variant;
 
 /// A game Tiao plays.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]

@@ -1,4 +1,4 @@
-//! `tiao bench`: a fixed set of positions searched to a fixed depth on one
+//! The benchmark (`tiao bench`, text mode `bench`): a fixed set of positions searched to a fixed depth on one
 //! thread. The total node count is a signature of the search: it changes
 //! only when search behaviour changes, so a change meant to be a pure speed-up
 //! must keep it. Nodes per second measure speed. The evaluation searched
@@ -6,12 +6,12 @@
 //! evaluation of each kind on the bench positions, so the price per node of
 //! the pattern evaluation against v1 shows in one run.
 
-use crate::board::Variant;
-use crate::engine::{Engine, MoveReading, Options, PositionText};
-use crate::eval::pattern_select::EvalChoice;
-use crate::notation::MoveFormat;
-use crate::search::{Limits, Params};
+use crate::{Engine, MoveReading, Options, PositionText};
 use std::time::{Duration, Instant};
+use tiao_draughts::board::Variant;
+use tiao_draughts::notation::MoveFormat;
+use tiao_knowledge::eval::pattern_select::EvalChoice;
+use tiao_search::{Limits, Params};
 
 /// Depth searched per position by default.
 pub const DEFAULT_DEPTH: u32 = 10;
@@ -212,9 +212,9 @@ pub fn run_with(opts: BenchOptions, line: &dyn Fn(&str)) -> Result<BenchResult, 
 /// in a row, so the figure is the evaluation's own cost with warm caches:
 /// a lower bound of what it adds to a search node.
 pub fn eval_cost() -> Result<Vec<(&'static str, f64)>, String> {
-    use crate::board::{International, Position};
-    use crate::game::Evaluate;
-    use crate::notation::read_fen;
+    use tiao_core::game::Evaluate;
+    use tiao_draughts::board::{International, Position};
+    use tiao_draughts::notation::read_fen;
     let positions: Vec<Position<International>> = POSITIONS
         .iter()
         .filter(|(v, _)| *v == Variant::International)
@@ -241,9 +241,9 @@ pub fn eval_cost() -> Result<Vec<(&'static str, f64)>, String> {
 /// Average cost of a transposition-table probe, in nanoseconds, on a table
 /// of `mib` MiB filled with entries, probing random keys (half present).
 pub fn tt_probe_cost(mib: usize) -> Result<f64, String> {
-    use crate::search::tt::{Bound, TranspositionTable};
+    use tiao_search::tt::{Bound, TranspositionTable};
     let tt = TranspositionTable::try_with_mib(mib).map_err(|e| e.to_string())?;
-    let mut rng = crate::rng::Rng::new(1);
+    let mut rng = tiao_core::rng::Rng::new(1);
     let mut next = move || rng.next_u64();
     let entries = tt.entries() as u64;
     let mut stored = Vec::with_capacity(entries as usize / 2);

@@ -3,10 +3,10 @@
 //! name the one best move, else a search.
 
 use super::{Engine, MoveReading};
-use crate::book::BookChoice;
-use crate::game::Verdict;
-use crate::notation::MoveFormat;
-use crate::search::{Info, Mode, Outcome, Params};
+use tiao_core::game::Verdict;
+use tiao_draughts::notation::MoveFormat;
+use tiao_knowledge::book::BookChoice;
+use tiao_search::{Info, Mode, Outcome, Params};
 
 /// What a decision is for.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -131,9 +131,9 @@ impl Engine {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::board::Variant;
-    use crate::engine::{Options, PositionText};
-    use crate::search::Limits;
+    use crate::{Options, PositionText};
+    use tiao_draughts::board::Variant;
+    use tiao_search::Limits;
 
     fn engine() -> Engine {
         Engine::new(Options::default()).expect("engine")
@@ -141,8 +141,8 @@ mod tests {
 
     fn with_book() -> Engine {
         let mut e = engine();
-        let file = std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
-            .join(crate::book::default_path(Variant::International));
+        let file = std::path::Path::new(concat!(env!("CARGO_MANIFEST_DIR"), "/../.."))
+            .join(tiao_knowledge::book::default_path(Variant::International));
         e.set_option("book-file", &file.display().to_string())
             .expect("book-file");
         assert!(e.open_knowledge().iter().all(Result::is_ok));
@@ -216,10 +216,10 @@ mod tests {
     #[test]
     fn the_tables_answer_a_covered_position_when_thinking() {
         let dir = std::env::temp_dir().join(format!("tiao-decision-egdb-{}", std::process::id()));
-        let mut opts = crate::endgame::GenOptions::new(Variant::International, 3);
+        let mut opts = tiao_knowledge::endgame::GenOptions::new(Variant::International, 3);
         opts.dir = dir.clone();
         opts.progress = false;
-        crate::endgame::generate(&opts).expect("3-piece tables");
+        tiao_knowledge::endgame::generate(&opts).expect("3-piece tables");
         let mut e = with_book();
         e.set_options(&[
             ("egdb-pieces", "3"),
@@ -239,9 +239,9 @@ mod tests {
         let Decision::Database(answer) = &d else {
             panic!("the tables' move: {d:?}");
         };
-        assert_eq!(answer.verdict, crate::game::Verdict::Win);
+        assert_eq!(answer.verdict, tiao_core::game::Verdict::Win);
         assert!(
-            answer.score > crate::search::score::DB_BOUND,
+            answer.score > tiao_search::score::DB_BOUND,
             "{}",
             answer.score
         );
@@ -256,7 +256,7 @@ mod tests {
         let Decision::Search(out) = &d else {
             panic!("analysis searches: {d:?}");
         };
-        assert!(out.score > crate::search::score::DB_BOUND, "{}", out.score);
+        assert!(out.score > tiao_search::score::DB_BOUND, "{}", out.score);
         let _ = std::fs::remove_dir_all(&dir);
     }
 }

@@ -7,15 +7,15 @@
 //! `gewu::Expectimax`, with chance nodes for the throws.
 
 use super::{EvalTerm, GameKind, Knowledge, MoveReading, PerftLine, Session};
-use crate::board::{Colour, DrawReason, Outcome as GameOutcome};
-use crate::game::Evaluate;
-use crate::gewu::{
+use std::time::Instant;
+use tiao_core::game::Evaluate;
+use tiao_draughts::board::{Colour, DrawReason, Outcome as GameOutcome};
+use tiao_draughts::notation::{MoveError, MoveFormat};
+use tiao_gewu::{
     Expectimax, GewuEval, GewuMove, GewuMoveList, GewuPosition, GewuResult, TURN_LIMIT, Throw,
     from_fen, move_text, parse_throw, parse_throw_move, to_fen,
 };
-use crate::notation::{MoveError, MoveFormat};
-use crate::search::{Info, Outcome, Params, Searcher, Stats};
-use std::time::Instant;
+use tiao_search::{Info, Outcome, Params, Searcher, Stats};
 
 /// Expectimax depth (moves, with a chance node before each) when the limits give none.
 const DEFAULT_DEPTH: u32 = 6;
@@ -210,7 +210,7 @@ impl Session for GewuDiceSession {
     }
 
     fn diagram(&self) -> String {
-        let mut d = crate::gewu::diagram(self.current());
+        let mut d = tiao_gewu::diagram(self.current());
         if let Some(th) = self.throw {
             d.push_str(&format!("Throw: {} ({})\n", th.name(), th.hanzi()));
         }
@@ -269,7 +269,7 @@ impl Session for GewuDiceSession {
         let throw = self.throw.unwrap_or_else(|| self.clone().next_throw());
         // Iterative deepening, so that a time limit or a `stop` ends the
         // search with the deepest completed choice (depth 1 always completes).
-        let deadlines = crate::search::time::allocate(&params.limits);
+        let deadlines = tiao_search::time::allocate(&params.limits);
         let deadline = deadlines.hard.map(|t| start + t);
         // With a clock, no new turn is started after the soft deadline.
         let soft = deadlines.soft.map(|t| start + t);

@@ -4,12 +4,12 @@
 //! search is the same generic core the draughts sessions use.
 
 use super::{EvalTerm, GameKind, Knowledge, MoveReading, PerftLine, Session};
-use crate::board::{Colour, DrawReason, Outcome as GameOutcome};
-use crate::game::{Evaluate, Game, MoveBuffer};
-use crate::gewu::{GewuEval, GewuPosition, GewuResult};
-use crate::halma::{HalmaBoard, HalmaCounters, HalmaEval, HalmaOutcome, HalmaPosition};
-use crate::notation::{MoveError, MoveFormat};
-use crate::search::{Info, Outcome, Params, Root, Searcher};
+use tiao_core::game::{Evaluate, Game, MoveBuffer};
+use tiao_draughts::board::{Colour, DrawReason, Outcome as GameOutcome};
+use tiao_draughts::notation::{MoveError, MoveFormat};
+use tiao_gewu::{GewuEval, GewuPosition, GewuResult};
+use tiao_halma::{HalmaBoard, HalmaCounters, HalmaEval, HalmaOutcome, HalmaPosition};
+use tiao_search::{Info, Outcome, Params, Root, Searcher};
 
 /// What a game must provide, as text, to be played through a [`Session`].
 pub trait TextGame: Game {
@@ -302,8 +302,8 @@ impl<G: TextGame> Session for BoardGameSession<G> {
 }
 
 /// A Halma reader's error as a move error of the kind its reader found.
-fn halma_move_error(text: &str, e: crate::halma::HalmaError) -> MoveError {
-    use crate::halma::HalmaError as E;
+fn halma_move_error(text: &str, e: tiao_halma::HalmaError) -> MoveError {
+    use tiao_halma::HalmaError as E;
     let text = text.to_string();
     match e {
         E::IllegalMove(reason) => MoveError::Illegal { text, reason },
@@ -314,8 +314,8 @@ fn halma_move_error(text: &str, e: crate::halma::HalmaError) -> MoveError {
 }
 
 /// A Gewu reader's error as a move error of the kind its reader found.
-pub(super) fn gewu_move_error(text: &str, e: crate::gewu::GewuError) -> MoveError {
-    use crate::gewu::GewuError as E;
+pub(super) fn gewu_move_error(text: &str, e: tiao_gewu::GewuError) -> MoveError {
+    use tiao_gewu::GewuError as E;
     let text = text.to_string();
     match e {
         E::IllegalMove(reason) => MoveError::Illegal { text, reason },
@@ -337,32 +337,32 @@ impl<B: HalmaBoard> TextGame for HalmaPosition<B> {
         (HalmaPosition::start(), HalmaCounters::START)
     }
     fn read_position(text: &str) -> Result<(Self, HalmaCounters), String> {
-        crate::halma::from_fen::<B>(text).map_err(|e| e.to_string())
+        tiao_halma::from_fen::<B>(text).map_err(|e| e.to_string())
     }
     fn write_position(&self, counters: &HalmaCounters) -> String {
-        crate::halma::to_fen(self, counters)
+        tiao_halma::to_fen(self, counters)
     }
     fn read_move(&self, text: &str) -> Result<Self::Move, MoveError> {
-        crate::halma::parse_move(self, text).map_err(|e| halma_move_error(text, e))
+        tiao_halma::parse_move(self, text).map_err(|e| halma_move_error(text, e))
     }
     fn write_move(&self, mv: &Self::Move) -> String {
-        crate::halma::move_text(self, mv)
+        tiao_halma::move_text(self, mv)
     }
     fn result(&self, counters: &HalmaCounters, history: &[u64]) -> Option<(GameOutcome, String)> {
-        let o = crate::halma::outcome(self, counters, history)?;
+        let o = tiao_halma::outcome(self, counters, history)?;
         let out = match o {
             HalmaOutcome::Win { winner, .. } => GameOutcome::Win(winner),
-            HalmaOutcome::Draw(crate::halma::DrawReason::Repetition) => {
+            HalmaOutcome::Draw(tiao_halma::DrawReason::Repetition) => {
                 GameOutcome::Draw(DrawReason::Repetition)
             }
-            HalmaOutcome::Draw(crate::halma::DrawReason::MoveLimit) => {
+            HalmaOutcome::Draw(tiao_halma::DrawReason::MoveLimit) => {
                 GameOutcome::Draw(DrawReason::NoProgress)
             }
         };
         Some((out, o.to_string()))
     }
     fn picture(&self) -> String {
-        crate::halma::diagram(self)
+        tiao_halma::diagram(self)
     }
 }
 
@@ -374,18 +374,18 @@ impl TextGame for GewuPosition {
         (GewuPosition::start(), ())
     }
     fn read_position(text: &str) -> Result<(Self, ()), String> {
-        crate::gewu::from_fen(text)
+        tiao_gewu::from_fen(text)
             .map(|p| (p, ()))
             .map_err(|e| e.to_string())
     }
     fn write_position(&self, _: &()) -> String {
-        crate::gewu::to_fen(self)
+        tiao_gewu::to_fen(self)
     }
     fn read_move(&self, text: &str) -> Result<Self::Move, MoveError> {
-        crate::gewu::parse_move(self, text).map_err(|e| gewu_move_error(text, e))
+        tiao_gewu::parse_move(self, text).map_err(|e| gewu_move_error(text, e))
     }
     fn write_move(&self, mv: &Self::Move) -> String {
-        crate::gewu::move_text(mv)
+        tiao_gewu::move_text(mv)
     }
     fn result(&self, _: &(), _history: &[u64]) -> Option<(GameOutcome, String)> {
         match GewuPosition::result(self)? {
@@ -400,6 +400,6 @@ impl TextGame for GewuPosition {
         }
     }
     fn picture(&self) -> String {
-        crate::gewu::diagram(self)
+        tiao_gewu::diagram(self)
     }
 }

@@ -8,11 +8,11 @@
 //! and the command-line flags of `tiao dxp` that set the same options.
 
 use super::{Engine, GameKind};
-use crate::eval::pattern_select::EvalChoice;
 use std::fmt;
 use std::ops::RangeInclusive;
 use std::path::PathBuf;
 use std::sync::Arc;
+use tiao_knowledge::eval::pattern_select::EvalChoice;
 
 /// What values an option takes, and its default.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -520,7 +520,7 @@ impl Engine {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::engine::Options;
+    use crate::Options;
 
     #[test]
     fn names_are_unique_and_found() {
@@ -579,7 +579,7 @@ mod tests {
         assert_eq!(engine.option("egdb-pieces").as_deref(), Ok("3"));
         assert_eq!(
             engine.game(),
-            GameKind::Draughts(crate::board::Variant::Russian)
+            GameKind::Draughts(tiao_draughts::board::Variant::Russian)
         );
     }
 
