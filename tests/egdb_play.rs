@@ -8,10 +8,10 @@ mod script_support;
 use script_support::hub_script;
 use std::path::{Path, PathBuf};
 use std::process::Command;
-use std::sync::{Arc, OnceLock};
+use std::sync::OnceLock;
 use tiao::board::International;
-use tiao::endgame::{Egdb, GenOptions, generate};
-use tiao::engine::{Decision, Engine, Knowledge, MoveReading, Options, PositionText, Purpose};
+use tiao::endgame::{Egdb, GenOptions, VariantEgdb, generate};
+use tiao::engine::{Decision, Engine, MoveReading, Options, PositionText, Purpose};
 use tiao::notation::{MoveFormat, read_fen, write_hub_move};
 use tiao::search::score::{DB_BOUND, WIN_BOUND};
 use tiao::search::{Limits, Mode, Params};
@@ -65,7 +65,7 @@ fn a_covered_won_position_gets_a_database_score_and_the_databases_best_move() {
         "score {}",
         out.score
     );
-    let db = Egdb::open(tables(), tiao::board::Variant::International, 3).expect("open");
+    let db = Egdb::<International>::open(tables(), 3).expect("open");
     let pos = read_fen::<International>(fen).expect("fen");
     let best = db.best_move(&pos).expect("a best move");
     assert_eq!(
@@ -100,7 +100,7 @@ fn a_database_draw_is_scored_zero() {
     // A king and a man against a king: a man up, and a draw by the tables,
     // which the search without them does not see (it scores the extra man).
     let fen = "W:WK28,37:BK3";
-    let db = Egdb::open(tables(), tiao::board::Variant::International, 3).expect("open");
+    let db = Egdb::<International>::open(tables(), 3).expect("open");
     let pos = read_fen::<International>(fen).expect("fen");
     assert_eq!(db.probe(&pos), Some(tiao::endgame::Wdl::Draw));
     let think = Params::think(Limits::depth(8));
@@ -120,26 +120,41 @@ fn a_database_draw_is_scored_zero() {
 
 #[test]
 fn sessions_report_the_tables_verdict_for_adjudication() {
-    let db = Arc::new(Egdb::open(tables(), tiao::board::Variant::International, 3).expect("open"));
-    let know = Knowledge {
-        egdb: Some(db.clone()),
-        ..Knowledge::default()
-    };
+    let db = VariantEgdb::open_available(tables(), tiao::board::Variant::International, 3)
+        .expect("open");
     let mut s = tiao::engine::new_session(tiao::board::Variant::International);
     s.set_fen("W:WK28:BK3").expect("fen");
-    assert_eq!(s.egdb_verdict(&db), Some(tiao::game::Verdict::Draw));
+    assert_eq!(s.tables_verdict(), None, "no tables attached yet");
+    assert!(s.attach_tables(&db), "international tables fit");
+    assert_eq!(s.tables_verdict(), Some(tiao::game::Verdict::Draw));
     s.set_fen("W:W31-50:B1-20").expect("fen");
-    assert_eq!(s.egdb_verdict(&db), None);
-    assert!(know.egdb.is_some());
+    assert_eq!(s.tables_verdict(), None);
     // A position one move from the tables plays into them.
     s.set_fen("W:WK46,37:B5,32").expect("fen");
-    assert_eq!(s.egdb_verdict(&db), None, "four pieces are not covered");
+    assert_eq!(s.tables_verdict(), None, "four pieces are not covered");
     s.play("37x28", MoveReading::Any).expect("the capture");
     assert_eq!(
-        s.egdb_verdict(&db),
+        s.tables_verdict(),
         Some(tiao::game::Verdict::Loss),
         "Black, to move, is lost"
     );
+    s.close_tables();
+    assert_eq!(s.tables_verdict(), None, "closed");
+}
+
+#[test]
+fn a_session_refuses_another_rule_sets_tables() {
+    let db = VariantEgdb::open_available(tables(), tiao::board::Variant::International, 3)
+        .expect("open");
+    let mut s = tiao::engine::new_session(tiao::board::Variant::Russian);
+    s.set_fen("W:WK28:BK3").expect("fen");
+    assert!(
+        !s.attach_tables(&db),
+        "international tables are not Russian ones"
+    );
+    assert_eq!(s.tables_verdict(), None);
+    let mut halma = tiao::engine::new_game_session(tiao::engine::GameKind::Halma8);
+    assert!(!halma.attach_tables(&db), "Halma has no endgame tables");
 }
 
 #[test]

@@ -227,15 +227,15 @@ fn a_won_ending_is_scored_as_a_win_with_its_distance() {
 
 /// International endgame tables up to 3 pieces (with distances to win),
 /// generated once: the referee of the distances the search reports.
-fn tables() -> &'static Egdb {
-    static DB: OnceLock<Egdb> = OnceLock::new();
+fn tables() -> &'static Egdb<International> {
+    static DB: OnceLock<Egdb<International>> = OnceLock::new();
     DB.get_or_init(|| {
         let dir = std::env::temp_dir().join(format!("tiao-engine-play-{}", std::process::id()));
         let mut opts = GenOptions::new(Variant::International, 3);
         opts.dir = dir.clone();
         opts.progress = false;
         generate_tables(&opts).expect("generate 3-piece tables");
-        let db = Egdb::open(&dir, Variant::International, 3).expect("open the tables");
+        let db = Egdb::<International>::open(&dir, 3).expect("open the tables");
         let _ = std::fs::remove_dir_all(&dir);
         db
     })

@@ -1620,7 +1620,7 @@ mod tables {
             for (name, b) in &files {
                 assert_eq!(&reseal_bytes(b.clone()), b, "resealing {name} changes it");
             }
-            let db = Egdb::open(&dir, VARIANT, PIECES).expect("open the reference tables");
+            let db = Egdb::<Russian>::open(&dir, PIECES).expect("open the reference tables");
             let mut slices = std::collections::HashMap::new();
             for m in Material::all(PIECES) {
                 let name = m.file_name();
@@ -1647,7 +1647,7 @@ mod tables {
     }
 
     /// Probe every position of the damaged slice and some of every other.
-    fn probe_all(db: &Egdb, damaged: &str, what: &str) {
+    fn probe_all(db: &Egdb<Russian>, damaged: &str, what: &str) {
         for (name, values) in &reference().slices {
             let step = if name == damaged { 1 } else { 97 };
             for (p, wdl, dtw) in values.iter().step_by(step) {
@@ -1687,12 +1687,12 @@ mod tables {
             let bytes = if name == target { &damaged } else { b };
             std::fs::write(sub.join(name), bytes).expect("write a table");
         }
-        let open = |d: &Path| Egdb::open(d, VARIANT, PIECES);
+        let open = |d: &Path| Egdb::<Russian>::open(d, PIECES);
         match open(&dir) {
             Err(e) => assert_clear("Egdb::open", target, &e.to_string()),
             Ok(db) => probe_all(&db, target, "Egdb::open"),
         }
-        match Egdb::open_available(&dir, VARIANT, PIECES) {
+        match Egdb::<Russian>::open_available(&dir, PIECES) {
             Err(e) => assert_clear("Egdb::open_available", target, &e.to_string()),
             Ok(db) => probe_all(&db, target, "Egdb::open_available"),
         }

@@ -8,14 +8,13 @@
 //! tiao egdb bench --variant international [--dir egdb] [--probes 2000000]
 //! ```
 
-use crate::board::{
-    Brazilian, Canadian, Colour, Geometry, International, Position, Rules, Russian, Variant,
-};
+use crate::board::{Colour, Geometry, Position, Rules, Variant};
 use crate::endgame::Egdb;
 use crate::endgame::{Distance, Wdl};
 use crate::endgame::{GenOptions, generate};
 use crate::notation::{MoveFormat, read_fen, write_fen, write_move};
 use std::path::PathBuf;
+use tiao_draughts::with_rules;
 
 /// `tiao egdb ...`
 #[derive(clap::Args, Debug, Clone)]
@@ -105,26 +104,20 @@ pub fn run(args: EgdbArgs) -> Result<(), String> {
             Ok(())
         }
         EgdbCommand::Probe(p) => {
-            let egdb = Egdb::open_available(&p.dir, p.variant, p.pieces.unwrap_or(7))
-                .map_err(|e| e.to_string())?;
-            let text = match p.variant {
-                Variant::International => describe::<International>(&egdb, &p.fen),
-                Variant::Brazilian => describe::<Brazilian>(&egdb, &p.fen),
-                Variant::Russian => describe::<Russian>(&egdb, &p.fen),
-                Variant::Canadian => describe::<Canadian>(&egdb, &p.fen),
-            }?;
+            let text = with_rules!(p.variant, R => {
+                let egdb = Egdb::<R>::open_available(&p.dir, p.pieces.unwrap_or(7))
+                    .map_err(|e| e.to_string())?;
+                describe(&egdb, &p.fen)
+            })?;
             print!("{text}");
             Ok(())
         }
         EgdbCommand::Bench(b) => {
-            let egdb = Egdb::open_available(&b.dir, b.variant, b.pieces.unwrap_or(7))
-                .map_err(|e| e.to_string())?;
-            let report = match b.variant {
-                Variant::International => bench::<International>(&egdb, &b),
-                Variant::Brazilian => bench::<Brazilian>(&egdb, &b),
-                Variant::Russian => bench::<Russian>(&egdb, &b),
-                Variant::Canadian => bench::<Canadian>(&egdb, &b),
-            };
+            let report = with_rules!(b.variant, R => {
+                let egdb = Egdb::<R>::open_available(&b.dir, b.pieces.unwrap_or(7))
+                    .map_err(|e| e.to_string())?;
+                bench(&egdb, &b)
+            });
             println!("{report}");
             Ok(())
         }
@@ -182,7 +175,7 @@ fn random_positions<R: Rules>(count: usize, pieces: u32) -> Vec<Position<R>> {
 }
 
 /// The report of `tiao egdb bench`.
-fn bench<R: Rules>(egdb: &Egdb, args: &BenchArgs) -> String {
+fn bench<R: Rules>(egdb: &Egdb<R>, args: &BenchArgs) -> String {
     let positions = random_positions::<R>(args.positions.max(1), egdb.pieces());
     let start = std::time::Instant::now();
     let mut answered = 0u64;
@@ -215,7 +208,7 @@ fn value_text(wdl: Wdl, d: Option<Distance>) -> String {
 
 /// The report of `tiao egdb probe`: the position's value for the side to
 /// move, then every legal move with its value for the mover, best first.
-pub fn describe<R: Rules>(egdb: &Egdb, fen: &str) -> Result<String, String> {
+pub fn describe<R: Rules>(egdb: &Egdb<R>, fen: &str) -> Result<String, String> {
     let pos = read_fen::<R>(fen).map_err(|e| e.to_string())?;
     let mut out = format!("position {}\n", write_fen(&pos));
     let side = if pos.side() == Colour::White {
@@ -262,6 +255,7 @@ pub fn describe<R: Rules>(egdb: &Egdb, fen: &str) -> Result<String, String> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::board::{International, Russian};
 
     #[test]
     fn bench_positions_are_legal_covered_and_repeatable() {

@@ -117,8 +117,7 @@ impl Engine {
             return Decision::Book(choice);
         }
         if params.mode == Mode::Think
-            && let Some(db) = self.know.egdb.as_deref()
-            && let Some((mv, verdict, score)) = self.session.database_move(db, format)
+            && let Some((mv, verdict, score)) = self.session.database_move(format)
         {
             let answer = DatabaseMove { mv, verdict, score };
             report(&answer.info());

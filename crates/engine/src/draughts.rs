@@ -1,7 +1,9 @@
 //! A draughts game of one rule set as a [`Session`]: the bridge between
 //! text (FEN, Hub strings, move notation) and the typed game and search.
 
-use super::{EvalTerm, GameKind, Knowledge, MoveReading, PerftLine, Session};
+use super::{EvalTerm, GameKind, Knowledge, MoveReading, PerftLine, Session, TablesOpen};
+use std::path::Path;
+use std::sync::Arc;
 use tiao_core::game::Verdict;
 use tiao_draughts::board::{
     Colour, Game, Move, Outcome as GameOutcome, Position, Rules, Word, diagram,
@@ -11,12 +13,13 @@ use tiao_draughts::notation::{
     MoveError, MoveFormat, legal_moves_text, read_fen, read_hub_move, read_hub_position, read_move,
     write_fen, write_hub_position, write_move,
 };
-use tiao_knowledge::endgame::{Distance, Egdb, Wdl};
+use tiao_knowledge::endgame::{Distance, Egdb, EgdbRules, VariantEgdb, Wdl};
 use tiao_search::{Extras, Info, Outcome, Params, Root, Searcher, Tablebase};
 
-/// A game of rule set `R`.
+/// A game of rule set `R`, with the endgame tables of `R` when they are open.
 pub struct DraughtsSession<R: Rules> {
     game: Game<R>,
+    egdb: Option<Arc<Egdb<R>>>,
 }
 
 impl<R: Rules> Default for DraughtsSession<R> {
@@ -29,6 +32,7 @@ impl<R: Rules> DraughtsSession<R> {
     pub fn new() -> Self {
         DraughtsSession {
             game: Game::new(Position::start()),
+            egdb: None,
         }
     }
 
@@ -70,7 +74,7 @@ impl<R: Rules> DraughtsSession<R> {
     }
 }
 
-impl<R: Rules> Session for DraughtsSession<R> {
+impl<R: EgdbRules> Session for DraughtsSession<R> {
     fn kind(&self) -> GameKind {
         GameKind::Draughts(R::VARIANT)
     }
@@ -78,6 +82,7 @@ impl<R: Rules> Session for DraughtsSession<R> {
     fn box_clone(&self) -> Box<dyn Session> {
         Box::new(DraughtsSession {
             game: self.game.clone(),
+            egdb: self.egdb.clone(),
         })
     }
 
@@ -157,14 +162,42 @@ impl<R: Rules> Session for DraughtsSession<R> {
         Some((self.game.position().hash(), self.game.moves().len() as u32))
     }
 
-    fn egdb_verdict(&self, db: &Egdb) -> Option<tiao_core::game::Verdict> {
+    fn open_tables(&mut self, dir: &Path, pieces: u32) -> TablesOpen {
+        self.egdb = None;
+        let (egdb, damaged) = match Egdb::<R>::open_checked(dir, pieces) {
+            Ok(checked) => (checked.egdb, checked.damaged),
+            Err(e) => (Err(e), Vec::new()),
+        };
+        let damaged = damaged.iter().map(ToString::to_string).collect();
+        match egdb {
+            Ok(db) => {
+                let pieces = db.pieces();
+                self.egdb = Some(Arc::new(db));
+                TablesOpen::Opened { pieces, damaged }
+            }
+            Err(e) => TablesOpen::Failed {
+                error: e.to_string(),
+                damaged,
+            },
+        }
+    }
+
+    fn attach_tables(&mut self, tables: &VariantEgdb) -> bool {
+        self.egdb = R::tables(tables).cloned();
+        self.egdb.is_some()
+    }
+
+    fn close_tables(&mut self) {
+        self.egdb = None;
+    }
+
+    fn tables_verdict(&self) -> Option<Verdict> {
+        let db = self.egdb.as_deref()?;
         Tablebase::probe(db, self.game.position(), &self.game.counters())
     }
 
-    fn database_move(&self, db: &Egdb, format: MoveFormat) -> Option<(String, Verdict, i32)> {
-        if db.variant() != R::VARIANT {
-            return None;
-        }
+    fn database_move(&self, format: MoveFormat) -> Option<(String, Verdict, i32)> {
+        let db = self.egdb.as_deref()?;
         let pos = self.game.position();
         match database_choice(db, pos)? {
             (moves, Some(score)) if moves.len() == 1 => {
@@ -204,7 +237,7 @@ impl<R: Rules> Session for DraughtsSession<R> {
     ) -> Outcome<String> {
         let root = self.root();
         let pos = root.position;
-        let egdb = know.egdb.as_deref().filter(|db| db.variant() == R::VARIANT);
+        let egdb = self.egdb.as_deref();
         // The moves the databases keep, if they cover the position (the
         // move they name as the one best is [`Session::database_move`]'s).
         let choice = egdb.and_then(|db| database_choice(db, &pos));
@@ -300,7 +333,7 @@ type DatabaseChoice<R> = (Vec<Move<Word<R>>>, Option<i32>);
 /// The root moves a database proves best: those keeping the position's
 /// value, and when distances are known, the one fastest win or slowest
 /// loss (with its score). `None` when the database does not cover the position.
-fn database_choice<R: Rules>(db: &Egdb, pos: &Position<R>) -> Option<DatabaseChoice<R>> {
+fn database_choice<R: Rules>(db: &Egdb<R>, pos: &Position<R>) -> Option<DatabaseChoice<R>> {
     if pos.piece_count() > db.pieces() {
         return None;
     }

@@ -28,12 +28,12 @@ pub use kind::{GameKind, UnknownGame};
 pub use options::{OptionError, OptionKind, OptionSpec};
 
 use std::collections::HashMap;
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 use std::sync::Arc;
 use tiao_draughts::board::{Colour, Outcome as GameOutcome, Variant};
 use tiao_draughts::notation::{MoveError, MoveFormat};
 use tiao_knowledge::book::{Book, BookChoice, BookSettings};
-use tiao_knowledge::endgame::Egdb;
+use tiao_knowledge::endgame::VariantEgdb;
 use tiao_knowledge::eval::pattern_select::EvalChoice;
 use tiao_search::{Control, Info, Mode, Outcome, Params, Searcher};
 
@@ -51,13 +51,24 @@ pub enum MoveReading {
     Any,
 }
 
-/// What the engine knows besides the rules: the evaluation and the endgame
-/// databases. Shared by every session (cheap to clone).
+/// What the engine knows besides the rules and the tables: the evaluation.
+/// Shared by every session (cheap to clone). The endgame tables are typed
+/// by rule set and belong to the draughts session ([`Session::open_tables`]).
 #[derive(Clone, Default)]
 pub struct Knowledge {
     pub eval: Arc<EvalChoice>,
-    /// Endgame databases for the current variant, if loaded.
-    pub egdb: Option<Arc<Egdb>>,
+}
+
+/// What a session's [`Session::open_tables`] found.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum TablesOpen {
+    /// The game has no endgame tables.
+    NotForThisGame,
+    /// A set complete up to `pieces` pieces is in use; the damaged tables
+    /// left out are named.
+    Opened { pieces: u32, damaged: Vec<String> },
+    /// No usable set: why, and the damaged tables among the reasons.
+    Failed { error: String, damaged: Vec<String> },
 }
 
 /// A line of the evaluation breakdown.
@@ -112,17 +123,29 @@ pub trait Session: Send {
     fn history(&self, format: MoveFormat) -> Vec<String>;
     /// The game's result by the rules, if it is over.
     fn outcome(&self) -> Option<GameOutcome>;
-    /// The value of the current position in endgame databases, for the
-    /// side to move, if they cover it (draughts only).
-    fn egdb_verdict(&self, _db: &Egdb) -> Option<tiao_core::game::Verdict> {
+    /// Open the game's endgame tables with up to `pieces` pieces from
+    /// `dir`, checking every block (the session keeps them, typed by its
+    /// rule set, for its searches and probes). Games without tables say so.
+    fn open_tables(&mut self, _dir: &Path, _pieces: u32) -> TablesOpen {
+        TablesOpen::NotForThisGame
+    }
+    /// Use tables already open (shared, as a match runner shares one set
+    /// among its games); `false` when they are not this game's.
+    fn attach_tables(&mut self, _tables: &VariantEgdb) -> bool {
+        false
+    }
+    /// Stop using endgame tables.
+    fn close_tables(&mut self) {}
+    /// The value of the current position in the session's endgame tables,
+    /// for the side to move, if they cover it (draughts only).
+    fn tables_verdict(&self) -> Option<tiao_core::game::Verdict> {
         None
     }
-    /// The databases' move when they cover the current position and name
-    /// the one best move (the fastest win, the slowest loss): the move in
+    /// The tables' move when they cover the current position and name the
+    /// one best move (the fastest win, the slowest loss): the move in
     /// `format`, the position's value and its score (draughts only).
     fn database_move(
         &self,
-        _db: &Egdb,
         _format: MoveFormat,
     ) -> Option<(String, tiao_core::game::Verdict, i32)> {
         None
@@ -504,7 +527,7 @@ impl Engine {
     /// tables were damaged, naming them (the sound tables are still used,
     /// as far as they form a complete set).
     pub fn load_egdb(&mut self) -> Result<String, String> {
-        self.know.egdb = None;
+        self.session.close_tables();
         let pieces = self.options.egdb_pieces;
         if pieces == 0 {
             return Ok("endgame databases off".into());
@@ -512,47 +535,37 @@ impl Engine {
         let Some(variant) = self.session.variant() else {
             return Ok(format!("no endgame databases for {}", self.session.kind()));
         };
-        let dir = &self.options.egdb_dir;
-        let checked = match Egdb::open_checked(dir, variant, pieces) {
-            Ok(c) => c,
-            Err(e) => {
+        let dir = self.options.egdb_dir.clone();
+        let (used, damaged) = match self.session.open_tables(&dir, pieces) {
+            TablesOpen::NotForThisGame => {
+                return Ok(format!("no endgame databases for {}", self.session.kind()));
+            }
+            TablesOpen::Failed { error, damaged } if damaged.is_empty() => {
                 return Err(format!(
-                    "no endgame databases loaded: {e}; playing without them"
+                    "no endgame databases loaded: {error}; playing without them"
                 ));
             }
-        };
-        let damaged: Vec<String> = checked.damaged.iter().map(ToString::to_string).collect();
-        let db = match checked.egdb {
-            Ok(db) => db,
-            Err(e) if damaged.is_empty() => {
+            TablesOpen::Failed { error, damaged } => {
                 return Err(format!(
-                    "no endgame databases loaded: {e}; playing without them"
-                ));
-            }
-            Err(e) => {
-                return Err(format!(
-                    "no endgame databases loaded: damaged tables: {}; {e}; playing without them",
+                    "no endgame databases loaded: damaged tables: {}; {error}; playing without them",
                     damaged.join("; ")
                 ));
             }
+            TablesOpen::Opened { pieces, damaged } => (pieces, damaged),
         };
-        let msg = if db.pieces() < pieces {
+        let msg = if used < pieces {
             format!(
-                "endgame databases: {variant} complete up to {} pieces in {} (asked for {pieces}; \
+                "endgame databases: {variant} complete up to {used} pieces in {} (asked for {pieces}; \
                  generate the rest with: tiao egdb gen --variant {variant} --pieces {pieces} --dir {})",
-                db.pieces(),
                 dir.display(),
                 dir.display()
             )
         } else {
             format!(
-                "endgame databases: {variant} up to {} pieces from {}",
-                db.pieces(),
+                "endgame databases: {variant} up to {used} pieces from {}",
                 dir.display()
             )
         };
-        let used = db.pieces();
-        self.know.egdb = Some(Arc::new(db));
         if damaged.is_empty() {
             return Ok(msg);
         }

@@ -86,7 +86,7 @@ impl WinRule {
 /// Endgame databases the arbiter consults: a position they cover ends the
 /// game with its value (draw rules included where a distance is stored).
 #[derive(Clone)]
-pub struct Tables(pub std::sync::Arc<crate::endgame::Egdb>);
+pub struct Tables(pub crate::endgame::VariantEgdb);
 
 impl std::fmt::Debug for Tables {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {

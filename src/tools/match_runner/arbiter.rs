@@ -282,6 +282,9 @@ pub fn play_game(
 ) -> Result<GameRecord, String> {
     let setup = opening.setup(cfg.variant)?;
     let mut session = setup.session;
+    if let Some(tables) = &cfg.egdb {
+        session.attach_tables(&tables.0);
+    }
     let start_hub = setup.start_hub;
     let mut hub_moves = setup.hub_moves;
     // Games other than draughts write their own notation whatever the format.
@@ -331,9 +334,7 @@ pub fn play_game(
             record.detail = detail;
             return Ok(record);
         }
-        if let Some(tables) = &cfg.egdb
-            && let Some(v) = session.egdb_verdict(&tables.0)
-        {
+        if let Some(v) = session.tables_verdict() {
             let side = session.side();
             record.kind = TerminationKind::Adjudication;
             (record.result, record.detail) = match v {

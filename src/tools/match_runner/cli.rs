@@ -188,7 +188,7 @@ fn load_tables(
         eprintln!("warning: there are no endgame databases for {game}; adjudicating without them");
         return None;
     };
-    match crate::endgame::Egdb::open_available(dir, variant, pieces) {
+    match crate::endgame::VariantEgdb::open_available(dir, variant, pieces) {
         Ok(db) => {
             if !quiet {
                 eprintln!(
@@ -196,7 +196,7 @@ fn load_tables(
                     db.pieces()
                 );
             }
-            Some(super::adjudication::Tables(std::sync::Arc::new(db)))
+            Some(super::adjudication::Tables(db))
         }
         Err(e) => {
             eprintln!("warning: {e}; adjudicating without endgame databases");

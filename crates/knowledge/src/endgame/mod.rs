@@ -41,7 +41,7 @@ pub mod value;
 pub use error::EgdbError;
 pub use generate::{GenOptions, GenReport, SliceReport, generate};
 pub use material::Material;
-pub use probe::{Checked, Egdb, MoveValue};
+pub use probe::{Checked, Egdb, EgdbRules, MoveValue, VariantEgdb};
 pub use value::{Distance, Wdl};
 
 /// Default directory of the tables, relative to the current directory.

@@ -1,4 +1,8 @@
-//! [`Egdb`]: the engine's interface to the tables of one variant.
+//! [`Egdb`]: the engine's interface to the tables of one rule set, typed
+//! by it (`Egdb<International>` probes only international positions; the
+//! compiler checks it). [`VariantEgdb`] holds the tables of a variant known
+//! only at run time, for a holder such as the match runner, and hands the
+//! typed set back ([`EgdbRules::tables`]).
 //!
 //! Opening checks every file's header and block table; values are read
 //! block by block on demand through a bounded LRU cache ([`BlockCache`]),
@@ -19,14 +23,21 @@ use super::material::{MAX_COUNT, Material};
 use super::resolve::{self, Lookup};
 use super::symmetry::{Sides, canonical};
 use super::value::{Code, Distance, Wdl, code_distance, code_wdl};
-use std::any::Any;
+use std::marker::PhantomData;
 use std::path::{Path, PathBuf};
+use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering::Relaxed};
-use tiao_draughts::board::{B8, B10, B12, Geometry, Move, Position, Rules, Variant, Word};
+use tiao_draughts::board::{
+    Brazilian, Canadian, Geometry, International, Move, Position, Rules, Russian, Variant, Word,
+};
 use tiao_draughts::movegen::{MoveList, generate};
 
 /// Default size of the block cache.
 pub const DEFAULT_CACHE_BYTES: usize = 64 << 20;
+
+/// A set just opened, with the tables that are missing and the errors of
+/// the damaged ones (left out when opening leniently).
+type Opened<R> = (Egdb<R>, Vec<Material>, Vec<EgdbError>);
 
 /// One open table.
 struct Table {
@@ -34,27 +45,36 @@ struct Table {
     file: TableFile,
 }
 
-/// The endgame databases of one variant, opened from a directory.
-pub struct Egdb {
+/// The endgame databases of rule set `R`, opened from a directory. Only
+/// positions of `R` can be probed:
+///
+/// ```compile_fail
+/// use tiao_draughts::board::{International, Position, Russian};
+/// use tiao_knowledge::endgame::Egdb;
+/// fn probe(db: &Egdb<International>, pos: &Position<Russian>) {
+///     db.probe(pos);
+/// }
+/// ```
+pub struct Egdb<R: Rules> {
     dir: PathBuf,
-    variant: Variant,
     /// Every table up to this many pieces is present.
     pieces: u32,
     /// Tables up to this many pieces were looked for.
     max_pieces: u32,
     /// Tables by `Material::key`.
     tables: Vec<Option<Table>>,
-    /// `Vec<Option<SliceIndex<G>>>` for the variant's geometry, by `Material::key`.
-    indexes: Box<dyn Any + Send + Sync>,
+    /// Slice indexes by `Material::key`.
+    indexes: Vec<Option<SliceIndex<R::Geometry>>>,
     cache: BlockCache,
     warned: AtomicBool,
+    rules: PhantomData<R>,
 }
 
-impl std::fmt::Debug for Egdb {
+impl<R: Rules> std::fmt::Debug for Egdb<R> {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("Egdb")
             .field("dir", &self.dir)
-            .field("variant", &self.variant)
+            .field("variant", &R::VARIANT)
             .field("pieces", &self.pieces)
             .finish()
     }
@@ -63,8 +83,8 @@ impl std::fmt::Debug for Egdb {
 /// A set opened by [`Egdb::open_checked`]: the sound tables (or why they
 /// are not a usable set), and the errors of the damaged files left out.
 #[derive(Debug)]
-pub struct Checked {
-    pub egdb: Result<Egdb, EgdbError>,
+pub struct Checked<R: Rules> {
+    pub egdb: Result<Egdb<R>, EgdbError>,
     pub damaged: Vec<EgdbError>,
 }
 
@@ -87,16 +107,13 @@ fn geometry_indexes<G: Geometry>(pieces: u32) -> Result<Vec<Option<SliceIndex<G>
     Ok(v)
 }
 
-impl Egdb {
+impl<R: Rules> Egdb<R> {
     /// Open every table of `variant` with up to `max_pieces` pieces from
     /// `dir` (the tables are in `dir/<variant>/`). Fails if any is missing
     /// or damaged; see [`Egdb::open_available`] to use what there is.
-    pub fn open(
-        dir: impl AsRef<Path>,
-        variant: Variant,
-        max_pieces: u32,
-    ) -> Result<Egdb, EgdbError> {
-        let (egdb, missing, _) = Self::open_inner(dir.as_ref(), variant, max_pieces, false)?;
+    pub fn open(dir: impl AsRef<Path>, max_pieces: u32) -> Result<Egdb<R>, EgdbError> {
+        let variant = R::VARIANT;
+        let (egdb, missing, _) = Self::open_inner(dir.as_ref(), max_pieces, false)?;
         if !missing.is_empty() {
             return Err(EgdbError::Missing {
                 dir: dir.as_ref().to_path_buf(),
@@ -113,12 +130,8 @@ impl Egdb {
     /// [`Egdb::pieces`] tells up to how many pieces the set is complete;
     /// a probe that needs a missing table answers `None`. Fails only if not
     /// even the 2-piece tables are complete.
-    pub fn open_available(
-        dir: impl AsRef<Path>,
-        variant: Variant,
-        max_pieces: u32,
-    ) -> Result<Egdb, EgdbError> {
-        let (egdb, missing, damaged) = Self::open_inner(dir.as_ref(), variant, max_pieces, true)?;
+    pub fn open_available(dir: impl AsRef<Path>, max_pieces: u32) -> Result<Egdb<R>, EgdbError> {
+        let (egdb, missing, damaged) = Self::open_inner(dir.as_ref(), max_pieces, true)?;
         for e in &damaged {
             log::warn!("{e}");
         }
@@ -130,14 +143,10 @@ impl Egdb {
     /// file is found now rather than in the middle of a game. The sound
     /// tables are kept; the damaged ones are returned with the set, for the
     /// engine to report.
-    pub fn open_checked(
-        dir: impl AsRef<Path>,
-        variant: Variant,
-        max_pieces: u32,
-    ) -> Result<Checked, EgdbError> {
+    pub fn open_checked(dir: impl AsRef<Path>, max_pieces: u32) -> Result<Checked<R>, EgdbError> {
         use rayon::prelude::*;
         let (mut egdb, mut missing, mut damaged) =
-            Self::open_inner(dir.as_ref(), variant, max_pieces, true)?;
+            Self::open_inner(dir.as_ref(), max_pieces, true)?;
         let failures: Vec<(usize, EgdbError)> = egdb
             .tables
             .par_iter()
@@ -160,7 +169,7 @@ impl Egdb {
     }
 
     /// Set [`Egdb::pieces`] from the tables that are missing.
-    fn complete(mut self, missing: Vec<Material>) -> Result<Egdb, EgdbError> {
+    fn complete(mut self, missing: Vec<Material>) -> Result<Egdb<R>, EgdbError> {
         let max_pieces = self.max_pieces;
         let complete = (1..=max_pieces)
             .take_while(|&p| missing.iter().all(|m| m.pieces() > p))
@@ -169,7 +178,7 @@ impl Egdb {
         if complete < 2 {
             return Err(EgdbError::Missing {
                 dir: self.dir.clone(),
-                variant: self.variant,
+                variant: R::VARIANT,
                 pieces: 2,
                 missing: missing.into_iter().filter(|m| m.pieces() <= 2).collect(),
             });
@@ -177,7 +186,7 @@ impl Egdb {
         if complete < max_pieces {
             log::warn!(
                 "{} endgame tables in {}: complete up to {complete} pieces only ({} of the tables up to {max_pieces} are missing or damaged)",
-                self.variant,
+                R::VARIANT,
                 self.dir.display(),
                 missing.len()
             );
@@ -188,34 +197,20 @@ impl Egdb {
 
     fn open_inner(
         dir: &Path,
-        variant: Variant,
         max_pieces: u32,
         lenient: bool,
-    ) -> Result<(Egdb, Vec<Material>, Vec<EgdbError>), EgdbError> {
+    ) -> Result<Opened<R>, EgdbError> {
+        let variant = R::VARIANT;
         if !(2..MAX_COUNT as u32).contains(&max_pieces) {
             return Err(EgdbError::Unsupported(format!(
                 "endgame tables have 2 to {} pieces, not {max_pieces}",
                 MAX_COUNT - 1
             )));
         }
-        let indexes: Box<dyn Any + Send + Sync> = match variant {
-            Variant::International => Box::new(geometry_indexes::<B10>(max_pieces)?),
-            Variant::Brazilian | Variant::Russian => Box::new(geometry_indexes::<B8>(max_pieces)?),
-            Variant::Canadian => Box::new(geometry_indexes::<B12>(max_pieces)?),
-        };
+        let indexes = geometry_indexes::<R::Geometry>(max_pieces)?;
         let size_of = |m: Material| -> Option<u64> {
             let k = m.key()?;
-            let size = |v: &dyn Any| -> Option<u64> {
-                if let Some(v) = v.downcast_ref::<Vec<Option<SliceIndex<B10>>>>() {
-                    return v[k].as_ref().map(|i| i.size());
-                }
-                if let Some(v) = v.downcast_ref::<Vec<Option<SliceIndex<B8>>>>() {
-                    return v[k].as_ref().map(|i| i.size());
-                }
-                v.downcast_ref::<Vec<Option<SliceIndex<B12>>>>()
-                    .and_then(|v| v[k].as_ref().map(|i| i.size()))
-            };
-            size(indexes.as_ref())
+            indexes[k].as_ref().map(|i| i.size())
         };
         let mut tables: Vec<Option<Table>> = (0..MAX_COUNT.pow(4)).map(|_| None).collect();
         let mut missing = Vec::new();
@@ -246,13 +241,13 @@ impl Egdb {
         }
         let egdb = Egdb {
             dir: dir.to_path_buf(),
-            variant,
             pieces: max_pieces,
             max_pieces,
             tables,
             indexes,
             cache: BlockCache::new(DEFAULT_CACHE_BYTES),
             warned: AtomicBool::new(false),
+            rules: PhantomData,
         };
         Ok((egdb, missing, damaged))
     }
@@ -264,7 +259,7 @@ impl Egdb {
     }
 
     pub fn variant(&self) -> Variant {
-        self.variant
+        R::VARIANT
     }
 
     /// Largest number of pieces for which every table is present.
@@ -295,7 +290,7 @@ impl Egdb {
     /// The value of a position for the side to move, or `None` if it is not
     /// covered (other variant, too many pieces) or a table is damaged (which
     /// is logged once).
-    pub fn probe<R: Rules>(&self, pos: &Position<R>) -> Option<Wdl> {
+    pub fn probe(&self, pos: &Position<R>) -> Option<Wdl> {
         match self.try_probe_code(pos) {
             Ok(v) => v.map(|(c, _)| code_wdl(c)),
             Err(e) => {
@@ -307,7 +302,7 @@ impl Egdb {
 
     /// The value with its distance to win (see `value`), or `None` if not
     /// covered, if a table involved stores no distances, or on damage.
-    pub fn probe_dtw<R: Rules>(&self, pos: &Position<R>) -> Option<Distance> {
+    pub fn probe_dtw(&self, pos: &Position<R>) -> Option<Distance> {
         match self.try_probe_dtw(pos) {
             Ok(v) => v,
             Err(e) => {
@@ -318,15 +313,12 @@ impl Egdb {
     }
 
     /// Like [`Egdb::probe`], with errors reported instead of logged.
-    pub fn try_probe<R: Rules>(&self, pos: &Position<R>) -> Result<Option<Wdl>, EgdbError> {
+    pub fn try_probe(&self, pos: &Position<R>) -> Result<Option<Wdl>, EgdbError> {
         Ok(self.try_probe_code(pos)?.map(|(c, _)| code_wdl(c)))
     }
 
     /// Like [`Egdb::probe_dtw`], with errors reported instead of logged.
-    pub fn try_probe_dtw<R: Rules>(
-        &self,
-        pos: &Position<R>,
-    ) -> Result<Option<Distance>, EgdbError> {
+    pub fn try_probe_dtw(&self, pos: &Position<R>) -> Result<Option<Distance>, EgdbError> {
         Ok(self
             .try_probe_code(pos)?
             .and_then(|(c, exact)| exact.then(|| code_distance(c))))
@@ -335,14 +327,14 @@ impl Egdb {
     /// Every legal move with its value for the mover (empty when the
     /// position is not covered or has no moves; an error when a move leads
     /// to a slice whose table is missing).
-    pub fn move_values<R: Rules>(&self, pos: &Position<R>) -> Result<Vec<MoveValue<R>>, EgdbError> {
+    pub fn move_values(&self, pos: &Position<R>) -> Result<Vec<MoveValue<R>>, EgdbError> {
         let mut list = MoveList::<R>::new();
         generate(pos, &mut list);
         let mut out = Vec::with_capacity(list.len());
         for mv in &list {
             let succ = pos.play(mv);
             let Some((c, exact)) = self.try_probe_code(&succ)? else {
-                if pos.piece_count() > self.max_pieces || R::VARIANT != self.variant {
+                if pos.piece_count() > self.max_pieces {
                     return Ok(Vec::new());
                 }
                 return Err(EgdbError::Unsupported(
@@ -361,7 +353,7 @@ impl Egdb {
     /// The move that keeps the best value: the fastest win, the slowest
     /// loss, any draw; by distance when distances are stored. `None` when
     /// the position is not covered or has no legal move.
-    pub fn best_move<R: Rules>(&self, pos: &Position<R>) -> Option<Move<Word<R>>> {
+    pub fn best_move(&self, pos: &Position<R>) -> Option<Move<Word<R>>> {
         let moves = match self.move_values(pos) {
             Ok(m) => m,
             Err(e) => {
@@ -389,23 +381,11 @@ impl Egdb {
     }
 
     /// The code of a position, and whether its distance is exact.
-    fn try_probe_code<R: Rules>(
-        &self,
-        pos: &Position<R>,
-    ) -> Result<Option<(Code, bool)>, EgdbError> {
-        if R::VARIANT != self.variant || pos.piece_count() > self.max_pieces {
+    fn try_probe_code(&self, pos: &Position<R>) -> Result<Option<(Code, bool)>, EgdbError> {
+        if pos.piece_count() > self.max_pieces {
             return Ok(None);
         }
-        let Some(indexes) = self
-            .indexes
-            .downcast_ref::<Vec<Option<SliceIndex<R::Geometry>>>>()
-        else {
-            return Ok(None);
-        };
-        let src = Source {
-            egdb: self,
-            indexes,
-        };
+        let src = Source { egdb: self };
         match resolve::value::<R, _>(&src, &canonical(pos)) {
             Ok(v) => Ok(Some(v)),
             // A table this position needs is absent: not covered.
@@ -415,25 +395,93 @@ impl Egdb {
     }
 }
 
-/// `Lookup` over the files, through the block cache.
-struct Source<'a, G: Geometry> {
-    egdb: &'a Egdb,
-    indexes: &'a [Option<SliceIndex<G>>],
+/// The tables of a variant known only at run time (say, a match runner's
+/// `--variant`): one typed set. A holder hands it to code generic over the
+/// rule set, which takes its own typed set back with [`EgdbRules::tables`].
+#[derive(Clone, Debug)]
+pub enum VariantEgdb {
+    International(Arc<Egdb<International>>),
+    Brazilian(Arc<Egdb<Brazilian>>),
+    Russian(Arc<Egdb<Russian>>),
+    Canadian(Arc<Egdb<Canadian>>),
 }
 
-impl<R: Rules> Lookup<R> for Source<'_, R::Geometry> {
+impl VariantEgdb {
+    /// [`Egdb::open_available`] for `variant`.
+    pub fn open_available(
+        dir: impl AsRef<Path>,
+        variant: Variant,
+        max_pieces: u32,
+    ) -> Result<VariantEgdb, EgdbError> {
+        tiao_draughts::with_rules!(variant, R => Egdb::<R>::open_available(dir, max_pieces)
+            .map(|db| R::wrap(Arc::new(db))))
+    }
+
+    pub fn variant(&self) -> Variant {
+        match self {
+            VariantEgdb::International(_) => Variant::International,
+            VariantEgdb::Brazilian(_) => Variant::Brazilian,
+            VariantEgdb::Russian(_) => Variant::Russian,
+            VariantEgdb::Canadian(_) => Variant::Canadian,
+        }
+    }
+
+    /// Largest number of pieces for which every table is present.
+    pub fn pieces(&self) -> u32 {
+        match self {
+            VariantEgdb::International(db) => db.pieces(),
+            VariantEgdb::Brazilian(db) => db.pieces(),
+            VariantEgdb::Russian(db) => db.pieces(),
+            VariantEgdb::Canadian(db) => db.pieces(),
+        }
+    }
+}
+
+/// The rule sets that have endgame tables (all four): the link between a
+/// typed set and [`VariantEgdb`].
+pub trait EgdbRules: Rules {
+    /// The set as a [`VariantEgdb`].
+    fn wrap(db: Arc<Egdb<Self>>) -> VariantEgdb;
+    /// This rule set's tables, if `db` holds them.
+    fn tables(db: &VariantEgdb) -> Option<&Arc<Egdb<Self>>>;
+}
+
+macro_rules! egdb_rules {
+    ($($rules:ident),*) => {$(
+        impl EgdbRules for $rules {
+            fn wrap(db: Arc<Egdb<Self>>) -> VariantEgdb {
+                VariantEgdb::$rules(db)
+            }
+            fn tables(db: &VariantEgdb) -> Option<&Arc<Egdb<Self>>> {
+                match db {
+                    VariantEgdb::$rules(db) => Some(db),
+                    _ => None,
+                }
+            }
+        }
+    )*};
+}
+
+egdb_rules!(International, Brazilian, Russian, Canadian);
+
+/// `Lookup` over the files, through the block cache.
+struct Source<'a, R: Rules> {
+    egdb: &'a Egdb<R>,
+}
+
+impl<R: Rules> Lookup<R> for Source<'_, R> {
     fn stored(&self, s: &Sides) -> Result<(Code, bool), EgdbError> {
         let m = s.material();
         let missing = || EgdbError::Missing {
             dir: self.egdb.dir.clone(),
-            variant: self.egdb.variant,
+            variant: R::VARIANT,
             pieces: self.egdb.pieces,
             missing: vec![m],
         };
         let k = m.key().ok_or_else(missing)?;
         let (Some(table), Some(index)) = (
             self.egdb.tables.get(k).and_then(Option::as_ref),
-            self.indexes.get(k).and_then(Option::as_ref),
+            self.egdb.indexes.get(k).and_then(Option::as_ref),
         ) else {
             return Err(missing());
         };

@@ -8,11 +8,11 @@ use tiao_core::game::Verdict;
 use tiao_draughts::board::{DrawCounters, Position, Rules};
 use tiao_search::Tablebase;
 
-impl<R: Rules> Tablebase<Position<R>> for Egdb {
+impl<R: Rules> Tablebase<Position<R>> for Egdb<R> {
     #[inline]
     fn probe(&self, pos: &Position<R>, counters: &DrawCounters) -> Option<Verdict> {
         // The common case in the tree: too many pieces, answered with one popcount.
-        if pos.piece_count() > self.pieces() || R::VARIANT != self.variant() {
+        if pos.piece_count() > self.pieces() {
             return None;
         }
         let wdl = Egdb::probe(self, pos)?;
