@@ -1,4 +1,4 @@
-//! The draw rules of `/work/shared/docs/rules.md`, checked through `Game`
+//! The draw rules of `/work/shared/docs/rules.md`, checked through `GameHistory`
 //! (`draw`, `outcome`, `counters`, `repetitions`) at the exact ply where each
 //! draw arises, with the ply before it checked not to be a draw.
 //!
@@ -18,7 +18,7 @@
 
 use tiao::bits::BitWord;
 use tiao::board::{
-    Brazilian, Canadian, Colour, DrawReason, Game, Geometry, International, Move, Outcome,
+    Brazilian, Canadian, Colour, DrawReason, GameHistory, Geometry, International, Move, Outcome,
     Position, Rules, Russian, Word,
 };
 use tiao::movegen::{MoveList, generate, has_capture};
@@ -99,7 +99,7 @@ fn legal<R: Rules>(pos: &Position<R>) -> Vec<Move<Word<R>>> {
 }
 
 /// Plays the quiet move `from-to` (algebraic), which must be legal.
-fn play<R: Rules>(game: &mut Game<R>, text: &str) {
+fn play<R: Rules>(game: &mut GameHistory<R>, text: &str) {
     let (from, to) = text.split_once('-').expect("from-to");
     let (from, to) = (bit::<R>(from), bit::<R>(to));
     let pos = *game.position();
@@ -110,7 +110,7 @@ fn play<R: Rules>(game: &mut Game<R>, text: &str) {
     game.play(mv);
 }
 
-fn ply<R: Rules>(game: &Game<R>) -> usize {
+fn ply<R: Rules>(game: &GameHistory<R>) -> usize {
     game.moves().len()
 }
 
@@ -159,7 +159,7 @@ fn can_go_on<R: Rules>(pos: &Position<R>, seen: &mut Vec<u64>) -> bool {
 
 /// Plays one move of `kind`, into a position that has not occurred before in
 /// the game. Deterministic: the choice depends only on the game so far.
-fn step<R: Rules>(game: &mut Game<R>, kind: Kind) {
+fn step<R: Rules>(game: &mut GameHistory<R>, kind: Kind) {
     let pos = *game.position();
     let moves = legal(&pos);
     let them = !pos.side();
@@ -227,7 +227,7 @@ fn step<R: Rules>(game: &mut Game<R>, kind: Kind) {
 }
 
 /// Plays `n` moves of `kind`, checking after each that the game goes on.
-fn steps_undrawn<R: Rules>(game: &mut Game<R>, n: usize, kind: Kind) {
+fn steps_undrawn<R: Rules>(game: &mut GameHistory<R>, n: usize, kind: Kind) {
     for _ in 0..n {
         step(game, kind);
         assert_eq!(
@@ -244,7 +244,7 @@ fn steps_undrawn<R: Rules>(game: &mut Game<R>, n: usize, kind: Kind) {
 }
 
 /// Asserts that the game is drawn for `reason` now, at ply `at`.
-fn assert_drawn<R: Rules>(game: &Game<R>, at: usize, reason: DrawReason) {
+fn assert_drawn<R: Rules>(game: &GameHistory<R>, at: usize, reason: DrawReason) {
     assert_eq!(ply(game), at, "the test itself miscounted plies");
     assert_eq!(
         game.draw(),
@@ -258,7 +258,7 @@ fn assert_drawn<R: Rules>(game: &Game<R>, at: usize, reason: DrawReason) {
 }
 
 /// Plays king moves up to ply `at - 1` (not drawn), then one more: drawn.
-fn draw_exactly_at<R: Rules>(game: &mut Game<R>, at: usize, reason: DrawReason) {
+fn draw_exactly_at<R: Rules>(game: &mut GameHistory<R>, at: usize, reason: DrawReason) {
     let before = at - 1 - ply(game);
     steps_undrawn(game, before, Kind::King);
     step(game, Kind::King);
@@ -289,7 +289,7 @@ const BLACK_MIDDLEGAME: &str = "Ke7 Kf8 a5 a7";
 /// draw; the second time is not.
 fn threefold_repetition<R: Rules>() {
     let start = setup::<R>(W, "Ka1 h2", "Kd8 b8");
-    let mut game = Game::new(start);
+    let mut game = GameHistory::new(start);
     assert_eq!(game.repetitions(), 1);
     let cycle = ["a1-b2", "d8-e7", "b2-a1", "e7-d8"];
     for (i, mv) in cycle.iter().chain(cycle.iter()).enumerate() {
@@ -321,7 +321,7 @@ for_variants!(threefold_repetition:
 /// itself recurs at plies 12 and 24, and only ply 24 is a draw.
 fn repetition_needs_the_same_side_to_move<R: Rules>() {
     let start = setup::<R>(W, "Ka1 h2", "Kd8 b8");
-    let mut game = Game::new(start);
+    let mut game = GameHistory::new(start);
     let white = ["a1-c3", "c3-b2", "b2-a1"];
     let black = ["d8-e7", "e7-d8"];
     for plies in 1..=24 {
@@ -358,7 +358,7 @@ for_variants!(repetition_needs_the_same_side_to_move:
 /// three occurrences of its own.
 fn repetitions_across_an_irreversible_move_do_not_count<R: Rules>() {
     let start = setup::<R>(W, "Ka1 h2", "Kd8 b8");
-    let mut game = Game::new(start);
+    let mut game = GameHistory::new(start);
     for mv in ["a1-b2", "d8-e7", "b2-a1", "e7-d8"] {
         play(&mut game, mv);
     }
@@ -394,20 +394,20 @@ for_variants!(repetitions_across_an_irreversible_move_do_not_count:
 
 /// 50 plies of king moves without capture are a draw; 49 are not.
 fn fmjd_25_king_moves_each_without_capture<R: Rules>() {
-    let mut game = Game::new(setup::<R>(W, WHITE_MIDDLEGAME, BLACK_MIDDLEGAME));
+    let mut game = GameHistory::new(setup::<R>(W, WHITE_MIDDLEGAME, BLACK_MIDDLEGAME));
     steps_undrawn(&mut game, 49, Kind::King);
     assert_eq!(game.counters().quiet, 49);
     step(&mut game, Kind::King);
     assert_drawn(&game, 50, DrawReason::NoProgress);
     // The same with Black moving first (colours mirrored).
-    let mut game = Game::new(setup_mirrored::<R>(W, WHITE_MIDDLEGAME, BLACK_MIDDLEGAME));
+    let mut game = GameHistory::new(setup_mirrored::<R>(W, WHITE_MIDDLEGAME, BLACK_MIDDLEGAME));
     draw_exactly_at(&mut game, 50, DrawReason::NoProgress);
 }
 
 /// A man move resets the count: 30 king plies, a man move, then 50 more
 /// king plies are needed.
 fn fmjd_25_move_rule_reset_by_a_man_move<R: Rules>() {
-    let mut game = Game::new(setup::<R>(W, WHITE_MIDDLEGAME, BLACK_MIDDLEGAME));
+    let mut game = GameHistory::new(setup::<R>(W, WHITE_MIDDLEGAME, BLACK_MIDDLEGAME));
     steps_undrawn(&mut game, 30, Kind::King);
     steps_undrawn(&mut game, 1, Kind::Man);
     assert_eq!(game.counters().quiet, 0);
@@ -417,7 +417,7 @@ fn fmjd_25_move_rule_reset_by_a_man_move<R: Rules>() {
 /// A capture resets the count: 41 king plies, a black king offered, taken
 /// at ply 43; the draw comes 50 plies later.
 fn fmjd_25_move_rule_reset_by_a_capture<R: Rules>() {
-    let mut game = Game::new(setup::<R>(W, WHITE_MIDDLEGAME, BLACK_MIDDLEGAME));
+    let mut game = GameHistory::new(setup::<R>(W, WHITE_MIDDLEGAME, BLACK_MIDDLEGAME));
     steps_undrawn(&mut game, 41, Kind::King);
     steps_undrawn(&mut game, 1, Kind::Offer);
     steps_undrawn(&mut game, 1, Kind::Capture);
@@ -450,10 +450,10 @@ for_variants!(fmjd_25_move_rule_reset_by_a_capture:
 fn fmjd_16_move_endgame<R: Rules>() {
     for white in ["Ka1 Kc1 Ke1", "Ka1 Kc1 e1", "Ka1 c1 e1"] {
         for side in [W, B] {
-            let mut game = Game::new(setup::<R>(side, white, "Kd8"));
+            let mut game = GameHistory::new(setup::<R>(side, white, "Kd8"));
             draw_exactly_at(&mut game, 32, DrawReason::Endgame);
             // Black the strong side.
-            let mut game = Game::new(setup_mirrored::<R>(side, white, "Kd8"));
+            let mut game = GameHistory::new(setup_mirrored::<R>(side, white, "Kd8"));
             draw_exactly_at(&mut game, 32, DrawReason::Endgame);
         }
     }
@@ -462,7 +462,7 @@ fn fmjd_16_move_endgame<R: Rules>() {
 /// The 16 moves count from the moment the material arises: here from the
 /// capture of Black's last man at ply 1.
 fn fmjd_16_move_endgame_counts_from_when_the_material_arises<R: Rules>() {
-    let mut game = Game::new(setup::<R>(W, "Ka1 Kc1 Ke1", "Ka7 b2"));
+    let mut game = GameHistory::new(setup::<R>(W, "Ka1 Kc1 Ke1", "Ka7 b2"));
     steps_undrawn(&mut game, 1, Kind::Capture);
     assert_eq!(game.position().pieces(B).count(), 1);
     draw_exactly_at(&mut game, 1 + 32, DrawReason::Endgame);
@@ -473,9 +473,9 @@ fn fmjd_16_move_endgame_counts_from_when_the_material_arises<R: Rules>() {
 fn fmjd_5_move_endgame<R: Rules>() {
     for white in ["Ka1 Kc1", "Ka1 c1", "Ka1"] {
         for side in [W, B] {
-            let mut game = Game::new(setup::<R>(side, white, "Kd8"));
+            let mut game = GameHistory::new(setup::<R>(side, white, "Kd8"));
             draw_exactly_at(&mut game, 10, DrawReason::Endgame);
-            let mut game = Game::new(setup_mirrored::<R>(side, white, "Kd8"));
+            let mut game = GameHistory::new(setup_mirrored::<R>(side, white, "Kd8"));
             draw_exactly_at(&mut game, 10, DrawReason::Endgame);
         }
     }
@@ -484,7 +484,7 @@ fn fmjd_5_move_endgame<R: Rules>() {
 /// From 3 kings against 1 the lone king takes a king at ply 18: the 5-move
 /// rule now applies, counted from that capture (draw at ply 28, not before).
 fn fmjd_5_move_endgame_counts_afresh_after_a_capture<R: Rules>() {
-    let mut game = Game::new(setup::<R>(W, "Ka1 Kc1 Ke1", "Kd8"));
+    let mut game = GameHistory::new(setup::<R>(W, "Ka1 Kc1 Ke1", "Kd8"));
     steps_undrawn(&mut game, 16, Kind::King);
     steps_undrawn(&mut game, 1, Kind::Offer);
     steps_undrawn(&mut game, 1, Kind::Capture);
@@ -518,7 +518,7 @@ for_variants!(fmjd_5_move_endgame_counts_afresh_after_a_capture:
 /// king and a man) is not drawn by them: 40 plies go by.
 fn fmjd_endgame_rules_need_a_lone_king<R: Rules>() {
     for (white, black) in [("Ka1 Kc1 Ke1 Kg1", "Kd8"), ("Ka1 Kc1", "Kd8 a7")] {
-        let mut game = Game::new(setup::<R>(W, white, black));
+        let mut game = GameHistory::new(setup::<R>(W, white, black));
         steps_undrawn(&mut game, 40, Kind::King);
     }
 }
@@ -535,7 +535,7 @@ for_variants!(fmjd_endgame_rules_need_a_lone_king:
 #[test]
 fn russian_30_moves_each_without_capture() {
     type R = Russian;
-    let mut game = Game::new(setup::<R>(W, WHITE_MIDDLEGAME, BLACK_MIDDLEGAME));
+    let mut game = GameHistory::new(setup::<R>(W, WHITE_MIDDLEGAME, BLACK_MIDDLEGAME));
     steps_undrawn(&mut game, 59, Kind::King);
     assert_eq!(game.counters().quiet, 59);
     step(&mut game, Kind::King);
@@ -546,7 +546,7 @@ fn russian_30_moves_each_without_capture() {
 #[test]
 fn russian_30_move_rule_not_reset_by_a_man_move() {
     type R = Russian;
-    let mut game = Game::new(setup::<R>(W, WHITE_MIDDLEGAME, BLACK_MIDDLEGAME));
+    let mut game = GameHistory::new(setup::<R>(W, WHITE_MIDDLEGAME, BLACK_MIDDLEGAME));
     steps_undrawn(&mut game, 30, Kind::King);
     steps_undrawn(&mut game, 1, Kind::Man);
     steps_undrawn(&mut game, 1, Kind::Man);
@@ -558,7 +558,7 @@ fn russian_30_move_rule_not_reset_by_a_man_move() {
 #[test]
 fn russian_30_move_rule_reset_by_a_capture() {
     type R = Russian;
-    let mut game = Game::new(setup::<R>(W, WHITE_MIDDLEGAME, BLACK_MIDDLEGAME));
+    let mut game = GameHistory::new(setup::<R>(W, WHITE_MIDDLEGAME, BLACK_MIDDLEGAME));
     steps_undrawn(&mut game, 41, Kind::King);
     steps_undrawn(&mut game, 1, Kind::Offer);
     steps_undrawn(&mut game, 1, Kind::Capture);
@@ -571,7 +571,7 @@ fn russian_30_move_rule_reset_by_a_capture() {
 #[test]
 fn russian_no_fmjd_25_move_rule() {
     type R = Russian;
-    let mut game = Game::new(setup::<R>(W, WHITE_MIDDLEGAME, BLACK_MIDDLEGAME));
+    let mut game = GameHistory::new(setup::<R>(W, WHITE_MIDDLEGAME, BLACK_MIDDLEGAME));
     steps_undrawn(&mut game, 55, Kind::King);
 }
 
@@ -581,15 +581,15 @@ fn russian_no_fmjd_25_move_rule() {
 #[test]
 fn russian_3_kings_against_a_lone_king_18_moves() {
     type R = Russian;
-    let mut game = Game::new(setup::<R>(W, "Ka1 Kc1 Ke1", "Kd8"));
+    let mut game = GameHistory::new(setup::<R>(W, "Ka1 Kc1 Ke1", "Kd8"));
     draw_exactly_at(&mut game, 35, DrawReason::Endgame);
-    let mut game = Game::new(setup::<R>(B, "Ka1 Kc1 Ke1", "Kd8"));
+    let mut game = GameHistory::new(setup::<R>(B, "Ka1 Kc1 Ke1", "Kd8"));
     draw_exactly_at(&mut game, 36, DrawReason::Endgame);
     // Black the strong side: to move first (ply 35), or second (ply 36).
-    let mut game = Game::new(setup_mirrored::<R>(W, "Ka1 Kc1 Ke1", "Kd8"));
+    let mut game = GameHistory::new(setup_mirrored::<R>(W, "Ka1 Kc1 Ke1", "Kd8"));
     assert_eq!(game.position().side(), B);
     draw_exactly_at(&mut game, 35, DrawReason::Endgame);
-    let mut game = Game::new(setup_mirrored::<R>(B, "Ka1 Kc1 Ke1", "Kd8"));
+    let mut game = GameHistory::new(setup_mirrored::<R>(B, "Ka1 Kc1 Ke1", "Kd8"));
     draw_exactly_at(&mut game, 36, DrawReason::Endgame);
 }
 
@@ -598,7 +598,7 @@ fn russian_3_kings_against_a_lone_king_18_moves() {
 #[test]
 fn russian_3_kings_against_a_lone_king_counts_from_when_the_material_arises() {
     type R = Russian;
-    let mut game = Game::new(setup::<R>(W, "Ka1 Kc1 Ke1", "Ka7 b2"));
+    let mut game = GameHistory::new(setup::<R>(W, "Ka1 Kc1 Ke1", "Ka7 b2"));
     steps_undrawn(&mut game, 1, Kind::Capture);
     assert_eq!(game.position().pieces(B).count(), 1);
     draw_exactly_at(&mut game, 37, DrawReason::Endgame);
@@ -611,7 +611,7 @@ fn russian_3_kings_against_a_lone_king_counts_from_when_the_material_arises() {
 fn russian_no_fmjd_endgame_rules() {
     type R = Russian;
     for white in ["Ka1 Kc1", "Ka1 c1", "Ka1", "Ka1 Kc1 e1", "Ka1 c1 e1"] {
-        let mut game = Game::new(setup::<R>(W, white, "Kd8"));
+        let mut game = GameHistory::new(setup::<R>(W, white, "Kd8"));
         steps_undrawn(&mut game, 40, Kind::King);
     }
 }

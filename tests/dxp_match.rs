@@ -8,7 +8,7 @@ mod dxp_support;
 
 use dxp_support::{Tiao, scratch_dir};
 use std::time::Duration;
-use tiao::board::{Colour, Game, International, Outcome};
+use tiao::board::{Colour, GameHistory, International, Outcome};
 use tiao::notation::{PdnGame, parse_pdn, replay};
 
 const GAMES: usize = 4;
@@ -147,7 +147,7 @@ fn two_processes_play_a_match_with_alternating_colours() {
         // The moves are legal, and the result is the one the rules give.
         let played = replay::<International>(g).expect("the game replays legally");
         let start = *played.start().expect("start");
-        let mut game = Game::new(start);
+        let mut game = GameHistory::new(start);
         for mv in &played.moves {
             game.play(*mv);
         }

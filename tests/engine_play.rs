@@ -6,7 +6,7 @@
 
 use std::sync::OnceLock;
 use tiao::board::{
-    Brazilian, Canadian, Game, International, Outcome, Position, Rules, Russian, Variant,
+    Brazilian, Canadian, GameHistory, International, Outcome, Position, Rules, Russian, Variant,
 };
 use tiao::endgame::{Distance, Egdb, GenOptions, generate as generate_tables};
 use tiao::eval::Evaluator;
@@ -31,9 +31,9 @@ impl Rng {
 
 fn search<R: Rules>(
     s: &mut Searcher,
-    game: &Game<R>,
+    game: &GameHistory<R>,
     limits: Limits,
-) -> tiao::search::Outcome<tiao::board::Move<tiao::board::Word<R>>> {
+) -> tiao::search::SearchResult<tiao::board::Move<tiao::board::Word<R>>> {
     let root = Root {
         position: *game.position(),
         counters: game.counters(),
@@ -54,7 +54,7 @@ fn only_legal_moves<R: Rules>(seed: u64) {
     let mut s = Searcher::new(1, 4).expect("searcher");
     let mut checked = 0;
     while checked < 1000 {
-        let mut game = Game::new(Position::<R>::start());
+        let mut game = GameHistory::new(Position::<R>::start());
         let plies = rng.below(120);
         for _ in 0..plies {
             let mut list = MoveList::<R>::new();
@@ -108,7 +108,7 @@ fn self_play_ends_by_the_rules<R: Rules>(seed: u64, games: usize) {
     let mut rng = Rng(seed);
     let mut s = Searcher::new(1, 8).expect("searcher");
     for g in 0..games {
-        let mut game = Game::new(Position::<R>::start());
+        let mut game = GameHistory::new(Position::<R>::start());
         let mut plies = 0;
         let outcome = loop {
             if let Some(o) = game.outcome() {
@@ -161,7 +161,7 @@ fn canadian_self_play_ends_by_the_rules() {
 
 #[test]
 fn one_thread_fixed_depth_search_is_deterministic() {
-    let game = Game::new(Position::<International>::start());
+    let game = GameHistory::new(Position::<International>::start());
     let run = || {
         let mut s = Searcher::new(1, 16).expect("searcher");
         let out = search(&mut s, &game, Limits::depth(9));
@@ -172,7 +172,7 @@ fn one_thread_fixed_depth_search_is_deterministic() {
 
 #[test]
 fn lazy_smp_fixed_depth_search_reaches_the_depth_and_reports_the_line_it_plays() {
-    let game = Game::new(Position::<International>::start());
+    let game = GameHistory::new(Position::<International>::start());
     let root = Root {
         position: *game.position(),
         counters: game.counters(),
@@ -209,7 +209,7 @@ fn lazy_smp_fixed_depth_search_reaches_the_depth_and_reports_the_line_it_plays()
 fn a_won_ending_is_scored_as_a_win_with_its_distance() {
     // White king against a lone black man about to be caught: a forced win.
     let pos = read_fen::<International>("W:WK46,K50:B45").expect("fen");
-    let game = Game::new(pos);
+    let game = GameHistory::new(pos);
     let mut s = Searcher::new(1, 16).expect("searcher");
     let out = search(&mut s, &game, Limits::depth(12));
     assert!(
@@ -262,7 +262,7 @@ fn a_lost_position_prefers_the_longest_defence() {
     );
     let (longest, distance) = defences.iter().max_by_key(|(_, d)| *d).expect("moves");
 
-    let game = Game::new(pos);
+    let game = GameHistory::new(pos);
     let mut s = Searcher::new(1, 16).expect("searcher");
     let root = Root {
         position: *game.position(),
@@ -286,7 +286,7 @@ fn a_lost_position_prefers_the_longest_defence() {
     );
     assert!(out.score < 0);
     // With no legal move at all the loss is immediate.
-    let stuck = Game::new(read_fen::<International>("B:WK46,K50:B45").expect("fen"));
+    let stuck = GameHistory::new(read_fen::<International>("B:WK46,K50:B45").expect("fen"));
     let out = search(&mut s, &stuck, Limits::depth(4));
     assert_eq!(out.best, None);
     assert_eq!(plies_to_end(out.score), Some(0));
@@ -295,7 +295,7 @@ fn a_lost_position_prefers_the_longest_defence() {
 #[test]
 fn two_threads_search_and_agree_on_a_forced_capture() {
     // After 32-28 19-23 White must capture 28x19; any thread count finds only that.
-    let mut game = Game::new(Position::<International>::start());
+    let mut game = GameHistory::new(Position::<International>::start());
     for text in ["32-28", "19-23"] {
         let mv = tiao::notation::read_move(game.position(), text).expect("move");
         game.play(mv);

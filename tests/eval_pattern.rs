@@ -6,7 +6,9 @@
 mod playout_support;
 
 use playout_support::random_positions;
-use tiao::board::{Brazilian, Colour, Game, International, Position, Rules, Russian, Variant};
+use tiao::board::{
+    Brazilian, Colour, GameHistory, International, Position, Rules, Russian, Variant,
+};
 use tiao::eval::Evaluator;
 use tiao::eval::pattern::PatternEval;
 use tiao::eval::pattern_file::{PatternFileError, PatternWeights};
@@ -216,7 +218,7 @@ fn engine_still_plays_after_a_failed_load() {
     }
     assert_eq!(eval.name(), "pattern");
     let mut searcher = Searcher::new(1, 4).expect("searcher");
-    let mut game = Game::new(Position::<International>::start());
+    let mut game = GameHistory::new(Position::<International>::start());
     for _ in 0..12 {
         let root = Root {
             position: *game.position(),

@@ -1,14 +1,14 @@
 //! Real matches of Tiao against Tiao through `tiao match`, at tiny node
 //! limits: the tallies in the table agree with the PDN, the PDN reads back,
 //! every game replays legally from its start, ends exactly where the rules
-//! (replayed here with the board's own `Game`) say it ends, and opening
+//! (replayed here with the board's own `GameHistory`) say it ends, and opening
 //! pairs swap colours. Also the SPRT's early stop, adjudication, FEN
 //! openings, `tiao openings`, and the command-line checks.
 
 use std::collections::BTreeSet;
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
-use tiao::board::{Colour, Game, International, Outcome, Rules, Russian};
+use tiao::board::{Colour, GameHistory, International, Outcome, Rules, Russian};
 use tiao::notation::{PdnGame, parse_pdn, replay};
 use tiao::tools::match_runner::ballot::Ballot;
 
@@ -63,7 +63,7 @@ fn table_row(stdout: &str, label: &str) -> [u32; 4] {
 fn check_game<R: Rules>(g: &PdnGame, results: [&str; 3]) {
     let r = replay::<R>(g).unwrap_or_else(|e| panic!("{e}: {g:?}"));
     let start = *r.start().expect("start");
-    let mut game = Game::new(start);
+    let mut game = GameHistory::new(start);
     for mv in &r.moves {
         assert_eq!(
             game.outcome(),

@@ -5,7 +5,7 @@
 //! - the incremental hash equals `compute_hash()`;
 //! - playing a move gives the position rebuilt from FEN after applying the
 //!   move by hand (origin, destination, captured set, crowning), hash included;
-//! - `Game::play` agrees with `Position::play`;
+//! - `GameHistory::play` agrees with `Position::play`;
 //! - `write_fen` -> `read_fen` round trips, in numeric and algebraic squares;
 //! - `flipped().flipped()` is the identity; the flipped position has the
 //!   mirrored moves (so the same number of them) and the same perft.
@@ -14,8 +14,8 @@ use std::collections::HashSet;
 
 use tiao::bits::BitWord;
 use tiao::board::{
-    Brazilian, Canadian, Colour, Game, Geometry, International, Move, Position, Rules, Russian,
-    SquareStyle, Word,
+    Brazilian, Canadian, Colour, GameHistory, Geometry, International, Move, Position, Rules,
+    Russian, SquareStyle, Word,
 };
 use tiao::movegen::{Counting, MoveList, count, generate, has_capture, has_move, perft};
 use tiao::notation::{read_fen, write_fen, write_fen_with};
@@ -181,8 +181,8 @@ fn check_position<R: Rules>(pos: &Position<R>, deep: bool, stats: &mut Stats) {
         );
     }
 
-    // Every move: against the position rebuilt by hand, and through Game.
-    let mut game = Game::new(*pos);
+    // Every move: against the position rebuilt by hand, and through GameHistory.
+    let mut game = GameHistory::new(*pos);
     let distinct: HashSet<&Move<Word<R>>> = moves.iter().collect();
     assert_eq!(distinct.len(), moves.len(), "a move listed twice in {fen}");
     for mv in &moves {

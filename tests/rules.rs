@@ -17,8 +17,8 @@
 
 use tiao::bits::BitWord;
 use tiao::board::{
-    Brazilian, Canadian, Colour, Game, Geometry, International, Move, Outcome, Position, Rules,
-    Russian, Word,
+    Brazilian, Canadian, Colour, GameHistory, Geometry, International, Move, Outcome, Position,
+    Rules, Russian, Word,
 };
 use tiao::movegen::{MoveList, count, generate, has_capture, has_move};
 use tiao::notation::{MoveFormat, legal_moves_text, read_fen, read_hub_move, write_fen};
@@ -248,7 +248,7 @@ fn ray<R: Rules>(from: &str, df: i32, dr: i32) -> Vec<String> {
 }
 
 /// Plays the legal move with the given text (panics if there is none).
-fn play_text<R: Rules>(game: &mut Game<R>, text: &str) {
+fn play_text<R: Rules>(game: &mut GameHistory<R>, text: &str) {
     let want = canonical::<R>(&[text]);
     let pos = *game.position();
     let mv = legal(&pos)
@@ -456,17 +456,17 @@ for_variants!(own_pieces_cannot_be_jumped:
     canadian_own_pieces_cannot_be_jumped => Canadian,
 );
 
-/// A player without pieces loses (`Game::outcome`).
+/// A player without pieces loses (`GameHistory::outcome`).
 fn player_without_pieces_loses<R: Rules>() {
     let pos = setup::<R>(W, "", "d6");
     assert_eq!(move_texts(&pos), Vec::<String>::new());
-    assert_eq!(Game::new(pos).outcome(), Some(Outcome::Win(B)));
+    assert_eq!(GameHistory::new(pos).outcome(), Some(Outcome::Win(B)));
     let pos = setup::<R>(B, "c3", "");
-    assert_eq!(Game::new(pos).outcome(), Some(Outcome::Win(W)));
+    assert_eq!(GameHistory::new(pos).outcome(), Some(Outcome::Win(W)));
     // The side with pieces has moves: no result yet.
-    assert_eq!(Game::new(setup::<R>(B, "c3", "d6")).outcome(), None);
+    assert_eq!(GameHistory::new(setup::<R>(B, "c3", "d6")).outcome(), None);
     // Losing the last piece ends the game.
-    let mut game = Game::new(setup::<R>(W, "c3", "d4"));
+    let mut game = GameHistory::new(setup::<R>(W, "c3", "d4"));
     assert_eq!(game.outcome(), None);
     play_text(&mut game, "c3xe5 [d4]");
     assert_eq!(game.outcome(), Some(Outcome::Win(W)));
@@ -478,7 +478,7 @@ for_variants!(player_without_pieces_loses:
     canadian_player_without_pieces_loses => Canadian,
 );
 
-/// A player whose pieces are all blocked loses (`Game::outcome`).
+/// A player whose pieces are all blocked loses (`GameHistory::outcome`).
 fn player_with_all_pieces_blocked_loses<R: Rules>() {
     // a3 faces b4 with c5 behind it; the king on a1 faces b2 with c3 behind.
     for (white, black) in [
@@ -489,16 +489,23 @@ fn player_with_all_pieces_blocked_loses<R: Rules>() {
         let pos = setup::<R>(W, white, black);
         assert_eq!(move_texts(&pos), Vec::<String>::new(), "{white} / {black}");
         assert_eq!(
-            Game::new(pos).outcome(),
+            GameHistory::new(pos).outcome(),
             Some(Outcome::Win(B)),
             "{white} / {black}"
         );
         let twin = setup::<R>(B, &mirror_pieces::<R>(black), &mirror_pieces::<R>(white));
         assert_eq!(move_texts(&twin), Vec::<String>::new(), "mirrored");
-        assert_eq!(Game::new(twin).outcome(), Some(Outcome::Win(W)), "mirrored");
+        assert_eq!(
+            GameHistory::new(twin).outcome(),
+            Some(Outcome::Win(W)),
+            "mirrored"
+        );
     }
     // One free move is enough: no result.
-    assert_eq!(Game::new(setup::<R>(W, "a3 g1", "b4 c5")).outcome(), None);
+    assert_eq!(
+        GameHistory::new(setup::<R>(W, "a3 g1", "b4 c5")).outcome(),
+        None
+    );
 }
 for_variants!(player_with_all_pieces_blocked_loses:
     international_player_with_all_pieces_blocked_loses => International,
@@ -547,7 +554,7 @@ for_variants!(same_from_to_with_different_captured_sets_are_two_moves:
 /// it moves as a king.
 fn man_reaching_the_last_row_is_crowned<R: Rules>() {
     assert_moves::<R>(B, "g1", "b2", &["b2-a1 =K", "b2-c1 =K"]);
-    let mut game = Game::new(setup::<R>(B, "h2", "b2"));
+    let mut game = GameHistory::new(setup::<R>(B, "h2", "b2"));
     play_text(&mut game, "b2-c1 =K");
     assert_eq!(game.position().kings(B).count(), 1);
     assert_eq!(game.position().men(B).count(), 0);
@@ -599,7 +606,7 @@ fn promotion_only_when_ending_on_the_last_row<R: Rules>() {
     assert_moves::<R>(B, "d4 b2", "e5", &["e5xa1 [b2,d4] =K"]);
     // e3 takes d2 reaching c1 and must go on over b2 to a3: still a man.
     assert_moves::<R>(B, "d2 b2", "e3", &["e3xa3 [b2,d2]"]);
-    let mut game = Game::new(setup::<R>(B, "d2 b2 h2", "e3"));
+    let mut game = GameHistory::new(setup::<R>(B, "d2 b2 h2", "e3"));
     play_text(&mut game, "e3xa3 [b2,d2]");
     assert_eq!(game.position().kings(B).count(), 0);
     assert_eq!(game.position().men(B).count(), 1);
@@ -610,7 +617,7 @@ fn promotion_only_when_ending_on_the_last_row<R: Rules>() {
 fn newly_crowned_king_moves_as_a_king_only_from_its_next_move<R: Rules>() {
     // g3 takes f2 and lands on e1, where a king could take c3; the move ends.
     assert_moves::<R>(B, "f2 c3", "g3", &["g3xe1 [f2] =K"]);
-    let mut game = Game::new(setup::<R>(B, "f2 c3", "g3"));
+    let mut game = GameHistory::new(setup::<R>(B, "f2 c3", "g3"));
     play_text(&mut game, "g3xe1 [f2] =K");
     play_text(&mut game, "c3-d4");
     let texts = move_texts(game.position());
@@ -693,7 +700,7 @@ fn russian_man_crowned_mid_capture_continues_as_king() {
     assert_moves::<R>(B, "f2 c3", "g3", &["g3xb4 [c3,f2] =K", "g3xa5 [c3,f2] =K"]);
     // e3 takes d2 reaching c1 and goes on over b2: it ends on a3 as a king.
     assert_moves::<R>(B, "d2 b2", "e3", &["e3xa3 [b2,d2] =K"]);
-    let mut game = Game::new(setup::<R>(B, "d2 b2 h2", "e3"));
+    let mut game = GameHistory::new(setup::<R>(B, "d2 b2 h2", "e3"));
     play_text(&mut game, "e3xa3 [b2,d2] =K");
     assert_eq!(game.position().kings(B).count(), 1);
     assert_eq!(game.position().men(B).count(), 0);
@@ -718,7 +725,7 @@ fn russian_quiet_move_to_the_last_row_crowns() {
     type R = Russian;
     assert_moves::<R>(B, "g1", "b2", &["b2-a1 =K", "b2-c1 =K"]);
     assert_moves::<R>(W, "c7", "a5", &["c7-b8 =K", "c7-d8 =K"]);
-    let mut game = Game::new(setup::<R>(W, "c7", "a3"));
+    let mut game = GameHistory::new(setup::<R>(W, "c7", "a3"));
     play_text(&mut game, "c7-d8 =K");
     assert_eq!(write_fen(game.position()), "B:WKd8:Ba3");
 }

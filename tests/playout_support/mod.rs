@@ -1,7 +1,7 @@
 //! Positions from random games, for tests that need many realistic
 //! positions of every phase (men and kings): `mod playout_support;`.
 
-use tiao::board::{Game, Position, Rules};
+use tiao::board::{GameHistory, Position, Rules};
 use tiao::movegen::{MoveList, generate};
 use tiao::tools::train::rng::Rng;
 
@@ -11,7 +11,7 @@ pub fn random_positions<R: Rules>(count: usize, seed: u64) -> Vec<Position<R>> {
     let mut rng = Rng::new(seed);
     let mut out = Vec::with_capacity(count);
     while out.len() < count {
-        let mut game = Game::new(Position::<R>::start());
+        let mut game = GameHistory::new(Position::<R>::start());
         let mut list = MoveList::<R>::new();
         for _ in 0..200 {
             list.clear();

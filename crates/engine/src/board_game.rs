@@ -3,13 +3,14 @@
 //! game implements with its own notation, position string and rules. The
 //! search is the same generic core the draughts sessions use.
 
-use super::{EvalTerm, GameKind, Knowledge, MoveReading, PerftLine, Session};
+use super::{GameKind, Knowledge, MoveReading, PerftLine, Session};
 use tiao_core::game::{Evaluate, Game, MoveBuffer};
 use tiao_draughts::board::{Colour, DrawReason, Outcome as GameOutcome};
 use tiao_draughts::notation::{MoveError, MoveFormat};
 use tiao_gewu::{GewuEval, GewuPosition, GewuResult};
 use tiao_halma::{HalmaBoard, HalmaCounters, HalmaEval, HalmaOutcome, HalmaPosition};
-use tiao_search::{Info, Outcome, Params, Root, Searcher};
+use tiao_knowledge::eval::Term;
+use tiao_search::{Info, Params, Root, SearchResult, Searcher};
 
 /// What a game must provide, as text, to be played through a [`Session`].
 pub trait TextGame: Game {
@@ -231,7 +232,7 @@ impl<G: TextGame> Session for BoardGameSession<G> {
         params: &Params,
         _format: MoveFormat,
         report: &(dyn Fn(&Info<String>) + Sync),
-    ) -> Outcome<String> {
+    ) -> SearchResult<String> {
         let (position, counters) = *self.current();
         let root = Root {
             position,
@@ -240,31 +241,12 @@ impl<G: TextGame> Session for BoardGameSession<G> {
         };
         let eval = G::Eval::default();
         let out = searcher.search(&root, &eval, params, &|info: &Info<G::Move>| {
-            report(&Info {
-                depth: info.depth,
-                mean_depth: info.mean_depth,
-                sel_depth: info.sel_depth,
-                score: info.score,
-                nodes: info.nodes,
-                time: info.time,
-                pv: Self::line(&position, &info.pv),
-                multipv: info.multipv,
-            })
+            report(&info.with_pv(Self::line(&position, &info.pv)))
         });
-        let pv = Self::line(&position, &out.pv);
-        Outcome {
-            stats: out.stats,
-            best: pv.first().cloned(),
-            ponder: pv.get(1).cloned(),
-            score: out.score,
-            depth: out.depth,
-            nodes: out.nodes,
-            time: out.time,
-            pv,
-        }
+        out.with_pv(Self::line(&position, &out.pv))
     }
 
-    fn evaluate(&self, _know: &Knowledge) -> (i32, Vec<EvalTerm>) {
+    fn evaluate(&self, _know: &Knowledge) -> (i32, Vec<Term>) {
         (G::Eval::default().evaluate(&self.current().0), Vec::new())
     }
 

@@ -6,7 +6,7 @@ use super::{Engine, MoveReading};
 use tiao_core::game::Verdict;
 use tiao_draughts::notation::MoveFormat;
 use tiao_knowledge::book::BookChoice;
-use tiao_search::{Info, Mode, Outcome, Params};
+use tiao_search::{Info, Mode, Params, SearchResult};
 
 /// What a decision is for.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -54,7 +54,7 @@ pub enum Decision {
     /// From the endgame databases.
     Database(DatabaseMove),
     /// Found by a search.
-    Search(Outcome<String>),
+    Search(SearchResult<String>),
 }
 
 impl Decision {

@@ -1,12 +1,12 @@
 //! A draughts game of one rule set as a [`Session`]: the bridge between
 //! text (FEN, Hub strings, move notation) and the typed game and search.
 
-use super::{EvalTerm, GameKind, Knowledge, MoveReading, PerftLine, Session, TablesOpen};
+use super::{GameKind, Knowledge, MoveReading, PerftLine, Session, TablesOpen};
 use std::path::Path;
 use std::sync::Arc;
 use tiao_core::game::Verdict;
 use tiao_draughts::board::{
-    Colour, Game, Move, Outcome as GameOutcome, Position, Rules, Word, diagram,
+    Colour, GameHistory, Move, Outcome as GameOutcome, Position, Rules, Word, diagram,
 };
 use tiao_draughts::movegen::{Counting, perft, perft_divide, perft_parallel};
 use tiao_draughts::notation::{
@@ -14,11 +14,12 @@ use tiao_draughts::notation::{
     write_fen, write_hub_position, write_move,
 };
 use tiao_knowledge::endgame::{Distance, Egdb, EgdbRules, VariantEgdb, Wdl};
-use tiao_search::{Extras, Info, Outcome, Params, Root, Searcher, Tablebase};
+use tiao_knowledge::eval::Term;
+use tiao_search::{Extras, Info, Params, Root, SearchResult, Searcher, Tablebase};
 
 /// A game of rule set `R`, with the endgame tables of `R` when they are open.
 pub struct DraughtsSession<R: Rules> {
-    game: Game<R>,
+    game: GameHistory<R>,
     egdb: Option<Arc<Egdb<R>>>,
 }
 
@@ -31,12 +32,12 @@ impl<R: Rules> Default for DraughtsSession<R> {
 impl<R: Rules> DraughtsSession<R> {
     pub fn new() -> Self {
         DraughtsSession {
-            game: Game::new(Position::start()),
+            game: GameHistory::new(Position::start()),
             egdb: None,
         }
     }
 
-    pub fn game(&self) -> &Game<R> {
+    pub fn game(&self) -> &GameHistory<R> {
         &self.game
     }
 
@@ -87,18 +88,18 @@ impl<R: EgdbRules> Session for DraughtsSession<R> {
     }
 
     fn reset(&mut self) {
-        self.game = Game::new(Position::start());
+        self.game = GameHistory::new(Position::start());
     }
 
     fn set_fen(&mut self, fen: &str) -> Result<(), String> {
         let pos = read_fen::<R>(fen).map_err(|e| e.to_string())?;
-        self.game = Game::new(pos);
+        self.game = GameHistory::new(pos);
         Ok(())
     }
 
     fn set_hub_position(&mut self, text: &str) -> Result<(), String> {
         let pos = read_hub_position::<R>(text).map_err(|e| e.to_string())?;
-        self.game = Game::new(pos);
+        self.game = GameHistory::new(pos);
         Ok(())
     }
 
@@ -234,7 +235,7 @@ impl<R: EgdbRules> Session for DraughtsSession<R> {
         params: &Params,
         format: MoveFormat,
         report: &(dyn Fn(&Info<String>) + Sync),
-    ) -> Outcome<String> {
+    ) -> SearchResult<String> {
         let root = self.root();
         let pos = root.position;
         let egdb = self.egdb.as_deref();
@@ -249,44 +250,16 @@ impl<R: EgdbRules> Session for DraughtsSession<R> {
         let out = searcher.search_with(&root, &*know.eval, &extras, params, &|info: &Info<
             Move<Word<R>>,
         >| {
-            report(&Info {
-                depth: info.depth,
-                mean_depth: info.mean_depth,
-                sel_depth: info.sel_depth,
-                score: info.score,
-                nodes: info.nodes,
-                time: info.time,
-                pv: Self::line(&pos, &info.pv, format),
-                multipv: info.multipv,
-            })
+            report(&info.with_pv(Self::line(&pos, &info.pv, format)))
         });
-        let pv = Self::line(&pos, &out.pv, format);
-        Outcome {
-            stats: out.stats,
-            best: pv.first().cloned(),
-            ponder: pv.get(1).cloned(),
-            score: out.score,
-            depth: out.depth,
-            nodes: out.nodes,
-            time: out.time,
-            pv,
-        }
+        out.with_pv(Self::line(&pos, &out.pv, format))
     }
 
-    fn evaluate(&self, know: &Knowledge) -> (i32, Vec<EvalTerm>) {
+    fn evaluate(&self, know: &Knowledge) -> (i32, Vec<Term>) {
         use tiao_core::game::Evaluate;
         let eval = &*know.eval;
         let pos = self.game.position();
-        let terms = eval
-            .terms(pos)
-            .into_iter()
-            .map(|t| EvalTerm {
-                name: t.name,
-                value: t.value,
-                score: t.score,
-            })
-            .collect();
-        (eval.evaluate(pos), terms)
+        (eval.evaluate(pos), eval.terms(pos))
     }
 
     fn perft(

@@ -6,7 +6,7 @@
 //! for itself when asked to move. The search is the expectimax of
 //! `gewu::Expectimax`, with chance nodes for the throws.
 
-use super::{EvalTerm, GameKind, Knowledge, MoveReading, PerftLine, Session};
+use super::{GameKind, Knowledge, MoveReading, PerftLine, Session};
 use std::time::Instant;
 use tiao_core::game::Evaluate;
 use tiao_draughts::board::{Colour, DrawReason, Outcome as GameOutcome};
@@ -15,7 +15,8 @@ use tiao_gewu::{
     Expectimax, GewuEval, GewuMove, GewuMoveList, GewuPosition, GewuResult, TURN_LIMIT, Throw,
     from_fen, move_text, parse_throw, parse_throw_move, to_fen,
 };
-use tiao_search::{Info, Outcome, Params, Searcher, Stats};
+use tiao_knowledge::eval::Term;
+use tiao_search::{Info, Params, SearchResult, Searcher, Stats};
 
 /// Expectimax depth (moves, with a chance node before each) when the limits give none.
 const DEFAULT_DEPTH: u32 = 6;
@@ -262,7 +263,7 @@ impl Session for GewuDiceSession {
         params: &Params,
         _format: MoveFormat,
         report: &(dyn Fn(&Info<String>) + Sync),
-    ) -> Outcome<String> {
+    ) -> SearchResult<String> {
         let start = Instant::now();
         // The engine throws for itself when nobody told it the throw; a copy
         // of the session draws it so that the same position gives the same throw.
@@ -313,7 +314,7 @@ impl Session for GewuDiceSession {
             }
         }
         let (best, score, depth) = best_found.unwrap_or_default();
-        Outcome {
+        SearchResult {
             stats: Stats::default(),
             best: Some(best.clone()),
             ponder: None,
@@ -325,7 +326,7 @@ impl Session for GewuDiceSession {
         }
     }
 
-    fn evaluate(&self, _know: &Knowledge) -> (i32, Vec<EvalTerm>) {
+    fn evaluate(&self, _know: &Knowledge) -> (i32, Vec<Term>) {
         (GewuEval.evaluate(self.current()), Vec::new())
     }
 

@@ -34,8 +34,9 @@ use tiao_draughts::board::{Colour, Outcome as GameOutcome, Variant};
 use tiao_draughts::notation::{MoveError, MoveFormat};
 use tiao_knowledge::book::{Book, BookChoice, BookSettings};
 use tiao_knowledge::endgame::VariantEgdb;
+use tiao_knowledge::eval::Term;
 use tiao_knowledge::eval::pattern_select::EvalChoice;
-use tiao_search::{Control, Info, Mode, Outcome, Params, Searcher};
+use tiao_search::{Control, Info, Mode, Params, SearchResult, Searcher};
 
 /// Thinking time of a search that comes without any limit (Hub `go think`
 /// without a `level`, text-mode `go`): one definition for every front end.
@@ -69,16 +70,6 @@ pub enum TablesOpen {
     Opened { pieces: u32, damaged: Vec<String> },
     /// No usable set: why, and the damaged tables among the reasons.
     Failed { error: String, damaged: Vec<String> },
-}
-
-/// A line of the evaluation breakdown.
-#[derive(Clone, Debug, PartialEq)]
-pub struct EvalTerm {
-    pub name: &'static str,
-    /// Feature count, White minus Black.
-    pub value: i32,
-    /// Contribution in centi-men, White's view.
-    pub score: i32,
 }
 
 /// A perft result line.
@@ -178,9 +169,9 @@ pub trait Session: Send {
         params: &Params,
         format: MoveFormat,
         report: &(dyn Fn(&Info<String>) + Sync),
-    ) -> Outcome<String>;
+    ) -> SearchResult<String>;
     /// The static evaluation of the current position, side to move's view, and its terms.
-    fn evaluate(&self, know: &Knowledge) -> (i32, Vec<EvalTerm>);
+    fn evaluate(&self, know: &Knowledge) -> (i32, Vec<Term>);
     /// perft of the current position (with `divide`, one line per root move, then the total).
     fn perft(
         &self,
@@ -193,13 +184,7 @@ pub trait Session: Send {
 
 /// A new session of a variant at its start position.
 pub fn new_session(v: Variant) -> Box<dyn Session> {
-    use tiao_draughts::board::{Brazilian, Canadian, International, Russian};
-    match v {
-        Variant::International => Box::new(DraughtsSession::<International>::new()),
-        Variant::Brazilian => Box::new(DraughtsSession::<Brazilian>::new()),
-        Variant::Russian => Box::new(DraughtsSession::<Russian>::new()),
-        Variant::Canadian => Box::new(DraughtsSession::<Canadian>::new()),
-    }
+    tiao_draughts::with_rules!(v, R => Box::new(DraughtsSession::<R>::new()))
 }
 
 /// A new session of any game at its start position.
@@ -614,7 +599,7 @@ impl Engine {
         params: &Params,
         format: MoveFormat,
         report: &(dyn Fn(&Info<String>) + Sync),
-    ) -> Outcome<String> {
+    ) -> SearchResult<String> {
         self.searcher.prepare(params.mode);
         self.search_prepared(params, format, report)
     }
@@ -625,7 +610,7 @@ impl Engine {
         params: &Params,
         format: MoveFormat,
         report: &(dyn Fn(&Info<String>) + Sync),
-    ) -> Outcome<String> {
+    ) -> SearchResult<String> {
         self.session
             .search(&mut self.searcher, &self.know, params, format, report)
     }
@@ -750,7 +735,7 @@ impl Engine {
     }
 
     /// The static evaluation of the current position, side to move's view, and its terms.
-    pub fn evaluate(&self) -> (i32, Vec<EvalTerm>) {
+    pub fn evaluate(&self) -> (i32, Vec<Term>) {
         self.session.evaluate(&self.know)
     }
 

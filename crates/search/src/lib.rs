@@ -119,6 +119,21 @@ pub struct Info<M> {
 }
 
 impl<M> Info<M> {
+    /// The same report with the principal variation written another way
+    /// (as text, say): front ends show moves the search keeps typed.
+    pub fn with_pv<N>(&self, pv: Vec<N>) -> Info<N> {
+        Info {
+            depth: self.depth,
+            mean_depth: self.mean_depth,
+            sel_depth: self.sel_depth,
+            score: self.score,
+            nodes: self.nodes,
+            time: self.time,
+            pv,
+            multipv: self.multipv,
+        }
+    }
+
     /// Millions of nodes per second.
     pub fn mnps(&self) -> f64 {
         let s = self.time.as_secs_f64();
@@ -152,7 +167,7 @@ impl Stats {
 
 /// The answer of a search.
 #[derive(Clone, Debug)]
-pub struct Outcome<M> {
+pub struct SearchResult<M> {
     /// Table statistics over all threads.
     pub stats: Stats,
     /// The move to play; `None` when the root has no legal move.
@@ -165,6 +180,23 @@ pub struct Outcome<M> {
     pub nodes: u64,
     pub time: Duration,
     pub pv: Vec<M>,
+}
+
+impl<M> SearchResult<M> {
+    /// The same answer with the principal variation written another way;
+    /// the best move and the expected reply are its first two moves.
+    pub fn with_pv<N: Clone>(&self, pv: Vec<N>) -> SearchResult<N> {
+        SearchResult {
+            stats: self.stats,
+            best: pv.first().cloned(),
+            ponder: pv.get(1).cloned(),
+            score: self.score,
+            depth: self.depth,
+            nodes: self.nodes,
+            time: self.time,
+            pv,
+        }
+    }
 }
 
 /// Shared switches of a running search, for front ends: stop it, or tell a

@@ -6,7 +6,7 @@
 use super::time::allocate;
 use super::tt::{TableTooLarge, TranspositionTable};
 use super::worker::{Completed, Shared, Worker};
-use super::{Clock, Control, Extras, Info, Mode, Outcome, Params, Root};
+use super::{Clock, Control, Extras, Info, Mode, Params, Root, SearchResult};
 use std::sync::Arc;
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::time::Instant;
@@ -106,7 +106,7 @@ impl Searcher {
         eval: &E,
         params: &Params,
         report: &(dyn Fn(&Info<G::Move>) + Sync),
-    ) -> Outcome<G::Move> {
+    ) -> SearchResult<G::Move> {
         self.search_with(root, eval, &Extras::default(), params, report)
     }
 
@@ -118,7 +118,7 @@ impl Searcher {
         extras: &Extras<'_, G>,
         params: &Params,
         report: &(dyn Fn(&Info<G::Move>) + Sync),
-    ) -> Outcome<G::Move> {
+    ) -> SearchResult<G::Move> {
         let start = Instant::now();
         let mut list = G::MoveList::default();
         root.position.generate(&mut list);
@@ -145,7 +145,7 @@ impl Searcher {
             } else {
                 0
             };
-            return Outcome {
+            return SearchResult {
                 stats: super::Stats::default(),
                 best: moves.first().copied(),
                 ponder,
@@ -221,7 +221,7 @@ impl Searcher {
             tt_hits: shared.tt_hits.load(Ordering::Relaxed),
         };
         match best {
-            Some(c) => Outcome {
+            Some(c) => SearchResult {
                 stats,
                 best: c.pv.first().copied(),
                 ponder: c.pv.get(1).copied(),
@@ -232,7 +232,7 @@ impl Searcher {
                 pv: c.pv,
             },
             // Stopped before the first iteration completed: any legal move.
-            None => Outcome {
+            None => SearchResult {
                 stats,
                 best: moves.first().copied(),
                 ponder: None,

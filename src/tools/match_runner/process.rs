@@ -137,23 +137,13 @@ impl EngineProcess {
             let spawned = std::thread::Builder::new()
                 .name(format!("engine-out-{name}"))
                 .spawn(move || {
-                    let mut reader = BufReader::new(out);
-                    let mut buf = Vec::new();
-                    loop {
-                        buf.clear();
-                        match (&mut reader).take(MAX_LINE).read_until(b'\n', &mut buf) {
-                            Ok(0) | Err(_) => break,
-                            Ok(_) => {
-                                let line = String::from_utf8_lossy(&buf);
-                                let line = line.trim_end_matches(['\r', '\n']);
-                                log::debug!("{name} > {line}");
-                                if tx.send(Event::Line(line.to_string())).is_err() {
-                                    return;
-                                }
-                            }
-                        }
+                    let ended = read_lines(out, |line| {
+                        log::debug!("{name} > {line}");
+                        tx.send(Event::Line(line)).is_ok()
+                    });
+                    if ended {
+                        let _ = tx.send(Event::Closed);
                     }
-                    let _ = tx.send(Event::Closed);
                 });
             if spawned.is_err() {
                 let _ = child.kill();
@@ -174,24 +164,17 @@ impl EngineProcess {
             let _ = std::thread::Builder::new()
                 .name(format!("engine-err-{name}"))
                 .spawn(move || {
-                    let mut reader = BufReader::new(err);
-                    let mut buf = Vec::new();
-                    loop {
-                        buf.clear();
-                        match (&mut reader).take(MAX_LINE).read_until(b'\n', &mut buf) {
-                            Ok(0) | Err(_) => break,
-                            Ok(_) => {
-                                let line = String::from_utf8_lossy(&buf).trim_end().to_string();
-                                log::debug!("{name} (stderr) {line}");
-                                if let Ok(mut t) = tail.lock() {
-                                    if t.len() == STDERR_LINES {
-                                        t.pop_front();
-                                    }
-                                    t.push_back(line);
-                                }
+                    read_lines(err, |line| {
+                        let line = line.trim_end().to_string();
+                        log::debug!("{name} (stderr) {line}");
+                        if let Ok(mut t) = tail.lock() {
+                            if t.len() == STDERR_LINES {
+                                t.pop_front();
                             }
+                            t.push_back(line);
                         }
-                    }
+                        true
+                    });
                     closed.store(true, Ordering::Release);
                 });
         } else {
@@ -462,6 +445,27 @@ impl EngineProcess {
 impl Drop for EngineProcess {
     fn drop(&mut self) {
         self.shutdown();
+    }
+}
+
+/// Read `stream` line by line (each at most `MAX_LINE` bytes, invalid
+/// UTF-8 replaced, the line end removed), handing each line to `each`
+/// while it returns `true`. Returns whether the stream ended (end of file
+/// or a read error) rather than `each` stopping.
+fn read_lines(stream: impl Read, mut each: impl FnMut(String) -> bool) -> bool {
+    let mut reader = BufReader::new(stream);
+    let mut buf = Vec::new();
+    loop {
+        buf.clear();
+        match (&mut reader).take(MAX_LINE).read_until(b'\n', &mut buf) {
+            Ok(0) | Err(_) => return true,
+            Ok(_) => {
+                let line = String::from_utf8_lossy(&buf);
+                if !each(line.trim_end_matches(['\r', '\n']).to_string()) {
+                    return false;
+                }
+            }
+        }
     }
 }
 

@@ -18,9 +18,7 @@ use super::adjudicate::WinStreak;
 use super::data::{self, ChunkHeader, DECISIVE, Record, THREATENED};
 use super::openings::{load_ballot, random_opening, random_plies};
 use super::rng::{Rng, game_seed};
-use crate::board::{
-    Brazilian, Canadian, Colour, Game, International, Outcome, Position, Rules, Russian, Variant,
-};
+use crate::board::{Colour, GameHistory, Outcome, Position, Rules, Variant};
 use crate::eval::Evaluator;
 use crate::eval::pattern::PatternEval;
 use crate::eval::pattern_file::fnv1a64;
@@ -141,12 +139,7 @@ pub fn run(cfg: &DatagenConfig) -> Result<DatagenSummary, String> {
     if cfg.batch == 0 || cfg.batch > u32::from(u16::MAX) {
         return Err("--batch must be 1..65535".into());
     }
-    match cfg.variant {
-        Variant::International => with_player::<International>(cfg),
-        Variant::Russian => with_player::<Russian>(cfg),
-        Variant::Brazilian => with_player::<Brazilian>(cfg),
-        Variant::Canadian => with_player::<Canadian>(cfg),
-    }
+    tiao_draughts::with_rules!(cfg.variant, R => with_player::<R>(cfg))
 }
 
 fn with_player<R: Rules>(cfg: &DatagenConfig) -> Result<DatagenSummary, String> {
@@ -371,7 +364,7 @@ fn play_game<R: Rules, E: Evaluate<Position<R>>>(
     cfg: &DatagenConfig,
     searcher: &mut Searcher,
     eval: &E,
-    opening: Game<R>,
+    opening: GameHistory<R>,
     rng: &mut Rng,
 ) -> Vec<Record> {
     // Each game starts from an empty table: its moves depend on nothing else.

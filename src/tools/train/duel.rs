@@ -11,9 +11,7 @@
 
 use super::adjudicate::WinStreak;
 use super::openings::load_ballot;
-use crate::board::{
-    Brazilian, Canadian, Colour, Game, International, Outcome, Position, Rules, Russian, Variant,
-};
+use crate::board::{Colour, GameHistory, Outcome, Position, Rules, Variant};
 use crate::eval::Evaluator;
 use crate::eval::pattern::PatternEval;
 use crate::game::Evaluate;
@@ -74,12 +72,12 @@ pub struct DuelResult {
 
 /// Every opening of `plies` plies from the start, one per resulting
 /// position, in move generator order.
-pub fn all_openings<R: Rules>(plies: u32) -> Vec<Game<R>> {
+pub fn all_openings<R: Rules>(plies: u32) -> Vec<GameHistory<R>> {
     fn walk<R: Rules>(
-        game: &mut Game<R>,
+        game: &mut GameHistory<R>,
         left: u32,
         seen: &mut HashSet<u64>,
-        out: &mut Vec<Game<R>>,
+        out: &mut Vec<GameHistory<R>>,
     ) {
         if game.outcome().is_some() {
             return;
@@ -100,7 +98,7 @@ pub fn all_openings<R: Rules>(plies: u32) -> Vec<Game<R>> {
     }
     let mut out = Vec::new();
     walk(
-        &mut Game::new(Position::start()),
+        &mut GameHistory::new(Position::start()),
         plies,
         &mut HashSet::new(),
         &mut out,
@@ -110,12 +108,7 @@ pub fn all_openings<R: Rules>(plies: u32) -> Vec<Game<R>> {
 
 /// Run a duel.
 pub fn run(cfg: &DuelConfig) -> Result<DuelResult, String> {
-    match cfg.variant {
-        Variant::International => with_a::<International>(cfg),
-        Variant::Russian => with_a::<Russian>(cfg),
-        Variant::Brazilian => with_a::<Brazilian>(cfg),
-        Variant::Canadian => with_a::<Canadian>(cfg),
-    }
+    tiao_draughts::with_rules!(cfg.variant, R => with_a::<R>(cfg))
 }
 
 fn with_a<R: Rules>(cfg: &DuelConfig) -> Result<DuelResult, String> {
@@ -249,7 +242,7 @@ fn elo_interval(t: &Tally) -> (f64, f64) {
 fn think<R: Rules, E: Evaluate<Position<R>>>(
     searcher: &mut Searcher,
     eval: &E,
-    game: &Game<R>,
+    game: &GameHistory<R>,
     cfg: &DuelConfig,
 ) -> (Option<crate::board::Move<crate::board::Word<R>>>, i32) {
     let root = Root {
@@ -269,7 +262,7 @@ fn think<R: Rules, E: Evaluate<Position<R>>>(
 /// Play one game from `opening`; returns A's points (1, 0.5, 0).
 fn play_game<R: Rules, A: Evaluate<Position<R>>, B: Evaluate<Position<R>>>(
     cfg: &DuelConfig,
-    opening: &Game<R>,
+    opening: &GameHistory<R>,
     a_white: bool,
     (sa, a): (&mut Searcher, &A),
     (sb, b): (&mut Searcher, &B),

@@ -21,7 +21,7 @@
 //! exported tables reproduce the trained evaluation up to rounding.
 
 use super::data::{DECISIVE, Record};
-use crate::board::{Brazilian, Canadian, Colour, International, Rules, Russian, Variant};
+use crate::board::{Colour, Rules, Variant};
 use crate::eval::features::phase;
 use crate::eval::pattern_dense::{DENSE, dense};
 use crate::eval::pattern_file::{Entry, PatternFileError, PatternWeights, SCALE};
@@ -197,12 +197,7 @@ impl Model {
     /// Compact samples of records (in parallel). Records that do not
     /// decode are counted and skipped.
     pub fn samples(&self, records: &[Record]) -> (Samples, usize) {
-        match self.variant {
-            Variant::International => self.samples_of::<International>(records),
-            Variant::Russian => self.samples_of::<Russian>(records),
-            Variant::Brazilian => self.samples_of::<Brazilian>(records),
-            Variant::Canadian => self.samples_of::<Canadian>(records),
-        }
+        tiao_draughts::with_rules!(self.variant, R => self.samples_of::<R>(records))
     }
 
     fn samples_of<R: Rules>(&self, records: &[Record]) -> (Samples, usize) {

@@ -5,7 +5,7 @@
 //! spread the games further.
 
 use super::rng::Rng;
-use crate::board::{Game, Position, Rules};
+use crate::board::{GameHistory, Position, Rules};
 use crate::movegen::{MoveList, generate};
 use crate::notation::{read_fen, read_move};
 use crate::tools::match_runner::ballot::Ballot;
@@ -13,7 +13,7 @@ use crate::tools::match_runner::ballot::Ballot;
 /// Set up every opening of a ballot (read by the match runner's ballot
 /// reader, so both read the same format the same way) as a game of `R`.
 /// Errors name the file and the line.
-fn ballot_games<R: Rules>(ballot: &Ballot) -> Result<Vec<Game<R>>, String> {
+fn ballot_games<R: Rules>(ballot: &Ballot) -> Result<Vec<GameHistory<R>>, String> {
     ballot
         .openings
         .iter()
@@ -23,7 +23,7 @@ fn ballot_games<R: Rules>(ballot: &Ballot) -> Result<Vec<Game<R>>, String> {
                 Some(fen) => read_fen::<R>(fen).map_err(|e| err(e.to_string()))?,
                 None => Position::start(),
             };
-            let mut game = Game::new(start);
+            let mut game = GameHistory::new(start);
             for (k, t) in o.moves.iter().enumerate() {
                 let mv = read_move(game.position(), t)
                     .map_err(|e| err(format!("move {} ({t}): {e}", k + 1)))?;
@@ -38,12 +38,12 @@ fn ballot_games<R: Rules>(ballot: &Ballot) -> Result<Vec<Game<R>>, String> {
 }
 
 /// Read a ballot file.
-pub fn load_ballot<R: Rules>(path: &std::path::Path) -> Result<Vec<Game<R>>, String> {
+pub fn load_ballot<R: Rules>(path: &std::path::Path) -> Result<Vec<GameHistory<R>>, String> {
     ballot_games(&Ballot::load(path)?)
 }
 
 /// Play `plies` uniformly random legal moves (fewer if the game ends).
-pub fn random_plies<R: Rules>(game: &mut Game<R>, rng: &mut Rng, plies: u32) {
+pub fn random_plies<R: Rules>(game: &mut GameHistory<R>, rng: &mut Rng, plies: u32) {
     let mut list = MoveList::<R>::new();
     for _ in 0..plies {
         if game.outcome().is_some() {
@@ -60,8 +60,8 @@ pub fn random_plies<R: Rules>(game: &mut Game<R>, rng: &mut Rng, plies: u32) {
 }
 
 /// A random opening of `min..=max` plies from the start position.
-pub fn random_opening<R: Rules>(rng: &mut Rng, min: u32, max: u32) -> Game<R> {
-    let mut game = Game::new(Position::start());
+pub fn random_opening<R: Rules>(rng: &mut Rng, min: u32, max: u32) -> GameHistory<R> {
+    let mut game = GameHistory::new(Position::start());
     let plies = min + rng.below((max.saturating_sub(min) + 1) as usize) as u32;
     random_plies(&mut game, rng, plies);
     game

@@ -180,18 +180,18 @@ impl DrawCounters {
     }
 }
 
-/// A game: start position, moves played, and per-position hashes and counters.
+/// The history of a game: start position, moves played, and per-position hashes and counters.
 #[derive(Clone)]
-pub struct Game<R: Rules> {
+pub struct GameHistory<R: Rules> {
     start: Position<R>,
     positions: Vec<Position<R>>,
     moves: Vec<Move<Word<R>>>,
     counters: Vec<DrawCounters>,
 }
 
-impl<R: Rules> Game<R> {
+impl<R: Rules> GameHistory<R> {
     pub fn new(start: Position<R>) -> Self {
-        Game {
+        GameHistory {
             start,
             positions: vec![start],
             moves: Vec::new(),

@@ -12,7 +12,7 @@ pub mod zobrist;
 
 pub use diagram::diagram;
 pub use geometry::{B8, B10, B12, Dir, Geometry};
-pub use history::{DrawCounters, DrawReason, Game, Outcome};
+pub use history::{DrawCounters, DrawReason, GameHistory, Outcome};
 pub use moves::Move;
 pub use piece::{Colour, Piece};
 pub use position::{Position, PositionError, Word};

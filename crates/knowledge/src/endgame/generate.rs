@@ -23,7 +23,7 @@ use std::path::PathBuf;
 use std::sync::Arc;
 use std::sync::atomic::AtomicU16;
 use std::time::Instant;
-use tiao_draughts::board::{Brazilian, Canadian, International, Rules, Russian, Variant};
+use tiao_draughts::board::{Rules, Variant};
 
 /// Above this many bytes of tables in memory, tables a unit does not need are dropped.
 const MEMORY_BUDGET: usize = 6 << 30;
@@ -197,12 +197,7 @@ pub fn generate(opts: &GenOptions) -> Result<GenReport, EgdbError> {
     let pool = builder
         .build()
         .map_err(|e| EgdbError::Unsupported(format!("cannot start worker threads: {e}")))?;
-    pool.install(|| match opts.variant {
-        Variant::International => run::<International>(opts),
-        Variant::Brazilian => run::<Brazilian>(opts),
-        Variant::Russian => run::<Russian>(opts),
-        Variant::Canadian => run::<Canadian>(opts),
-    })
+    pool.install(|| tiao_draughts::with_rules!(opts.variant, R => run::<R>(opts)))
 }
 
 /// Slices that White's captures and promotions in `m` lead to (after the

@@ -195,11 +195,7 @@ impl<R: Rules> Egdb<R> {
         Ok(self)
     }
 
-    fn open_inner(
-        dir: &Path,
-        max_pieces: u32,
-        lenient: bool,
-    ) -> Result<Opened<R>, EgdbError> {
+    fn open_inner(dir: &Path, max_pieces: u32, lenient: bool) -> Result<Opened<R>, EgdbError> {
         let variant = R::VARIANT;
         if !(2..MAX_COUNT as u32).contains(&max_pieces) {
             return Err(EgdbError::Unsupported(format!(
