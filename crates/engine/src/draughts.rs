@@ -4,6 +4,7 @@
 use super::{GameKind, Knowledge, MoveReading, PerftLine, Session, TablesOpen};
 use std::path::Path;
 use std::sync::Arc;
+use tiao_core::game::Evaluate;
 use tiao_core::game::Verdict;
 use tiao_draughts::board::{
     Colour, GameHistory, Move, Outcome as GameOutcome, Position, Rules, Word, diagram,
@@ -15,6 +16,7 @@ use tiao_draughts::notation::{
 };
 use tiao_knowledge::endgame::{Distance, Egdb, EgdbRules, VariantEgdb, Wdl};
 use tiao_knowledge::eval::Term;
+use tiao_knowledge::eval::pattern_select::WithEvaluator;
 use tiao_search::{Extras, Info, Params, Root, SearchResult, Searcher, Tablebase};
 
 /// A game of rule set `R`, with the endgame tables of `R` when they are open.
@@ -247,10 +249,15 @@ impl<R: EgdbRules> Session for DraughtsSession<R> {
             tablebase: egdb.map(|db| db as &dyn Tablebase<Position<R>>),
             root_moves: only.as_deref(),
         };
-        let out = searcher.search_with(&root, &*know.eval, &extras, params, &|info: &Info<
-            Move<Word<R>>,
-        >| {
-            report(&info.with_pv(Self::line(&pos, &info.pv, format)))
+        let report =
+            |info: &Info<Move<Word<R>>>| report(&info.with_pv(Self::line(&pos, &info.pv, format)));
+        // The search is compiled per evaluator: the choice is made here, once.
+        let out = know.eval.with_evaluator(Search {
+            searcher,
+            root: &root,
+            extras: &extras,
+            params,
+            report: &report,
         });
         out.with_pv(Self::line(&pos, &out.pv, format))
     }
@@ -297,6 +304,26 @@ impl<R: EgdbRules> Session for DraughtsSession<R> {
             };
             vec![PerftLine { mv: None, nodes }]
         }
+    }
+}
+
+/// A search of a draughts position, waiting for its evaluator.
+struct Search<'a, R: Rules> {
+    searcher: &'a mut Searcher,
+    root: &'a Root<Position<R>>,
+    extras: &'a Extras<'a, Position<R>>,
+    params: &'a Params,
+    report: &'a Report<'a, R>,
+}
+
+/// What the search reports to, in typed moves.
+type Report<'a, R> = dyn Fn(&Info<Move<Word<R>>>) + Sync + 'a;
+
+impl<R: Rules> WithEvaluator<R> for Search<'_, R> {
+    type Output = SearchResult<Move<Word<R>>>;
+    fn run<E: Evaluate<Position<R>>>(self, eval: &E) -> Self::Output {
+        self.searcher
+            .search_with(self.root, eval, self.extras, self.params, self.report)
     }
 }
 

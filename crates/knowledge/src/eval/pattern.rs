@@ -20,6 +20,7 @@ use super::pattern_dense::{self, DENSE, NAMES};
 use super::pattern_file::{PatternWeights, SCALE};
 use super::pattern_layout::{CONFIGS, RowPairs};
 use super::{Evaluator, Term};
+use std::marker::PhantomData;
 use std::sync::Arc;
 use tiao_core::bits::BitWord;
 use tiao_core::game::Evaluate;
@@ -108,6 +109,11 @@ impl PatternEval {
         self.nets[slot(v)].as_deref()
     }
 
+    /// Evaluation v1, which evaluates the variants without pattern weights.
+    pub fn v1(&self) -> &Evaluator {
+        &self.v1
+    }
+
     /// The evaluation in centi-men, White's view.
     #[inline]
     pub fn white_score<R: Rules>(&self, pos: &Position<R>) -> i32 {
@@ -180,6 +186,31 @@ fn score<R: Rules>(w: &PatternWeights, pos: &Position<R>) -> i32 {
     }
     debug_assert_eq!(f.len(), DENSE);
     mix(mg, eg, phase(pos))
+}
+
+/// The pattern evaluation of rule set `R` with its weights looked up once
+/// (see [`EvalChoice::with_evaluator`](super::pattern_select::EvalChoice::with_evaluator)):
+/// the same values as [`PatternEval`], without the per-position lookup.
+pub struct PatternOf<'a, R: Rules> {
+    weights: &'a PatternWeights,
+    rules: PhantomData<R>,
+}
+
+impl<'a, R: Rules> PatternOf<'a, R> {
+    pub fn new(weights: &'a PatternWeights) -> Self {
+        PatternOf {
+            weights,
+            rules: PhantomData,
+        }
+    }
+}
+
+impl<R: Rules> Evaluate<Position<R>> for PatternOf<'_, R> {
+    #[inline]
+    fn evaluate(&self, pos: &Position<R>) -> i32 {
+        let s = score(self.weights, pos);
+        if pos.side() == Colour::White { s } else { -s }
+    }
 }
 
 impl<R: Rules> Evaluate<Position<R>> for PatternEval {

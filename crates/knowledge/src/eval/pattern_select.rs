@@ -8,7 +8,7 @@
 //! the `TIAOPATW` magic, anything else is read as v1 text. A file that fails
 //! to load is an error, and the caller keeps the evaluation it had.
 
-use super::pattern::PatternEval;
+use super::pattern::{PatternEval, PatternOf};
 use super::pattern_file::{MAGIC, PatternWeights};
 use super::weights::Weights;
 use super::{Evaluator, Term};
@@ -81,6 +81,29 @@ impl EvalChoice {
         match self {
             EvalChoice::V1(e) => e.terms(pos),
             EvalChoice::Pattern(e) => e.terms(pos),
+        }
+    }
+}
+
+/// Code to run with the evaluation as a concrete type (a search, say), so
+/// that it is compiled for that evaluator: no choice between evaluations and
+/// no lookup of the variant's weights at each position.
+pub trait WithEvaluator<R: Rules> {
+    type Output;
+    fn run<E: Evaluate<Position<R>>>(self, eval: &E) -> Self::Output;
+}
+
+impl EvalChoice {
+    /// Run `w` with this evaluation for rule set `R` as a concrete type:
+    /// v1, or the pattern evaluation with `R`'s weights (v1 where `R` has
+    /// none). It evaluates exactly as `self` does.
+    pub fn with_evaluator<R: Rules, W: WithEvaluator<R>>(&self, w: W) -> W::Output {
+        match self {
+            EvalChoice::V1(e) => w.run(e),
+            EvalChoice::Pattern(p) => match p.weights(R::VARIANT) {
+                Some(weights) => w.run(&PatternOf::<R>::new(weights)),
+                None => w.run(p.v1()),
+            },
         }
     }
 }
