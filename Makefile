@@ -93,7 +93,7 @@ match: build
 
 # The deepest perft values of perft.md (minutes).
 perft-deep:
-	$(CARGO) test --release --test perft -- --ignored --nocapture
+	$(CARGO) test --release -p tiao-draughts --test perft -- --ignored --nocapture
 
 clean:
 	$(CARGO) clean

@@ -2,10 +2,10 @@
 //! colours swapped scores the negation from White's side (and the same from
 //! the side to move's), in every variant, over thousands of positions.
 
-use tiao::board::{Brazilian, Canadian, International, Position, Rules, Russian};
-use tiao::eval::Evaluator;
-use tiao::game::Evaluate;
-use tiao::movegen::{MoveList, generate};
+use tiao_core::game::Evaluate;
+use tiao_draughts::board::{Brazilian, Canadian, International, Position, Rules, Russian};
+use tiao_draughts::movegen::{MoveList, generate};
+use tiao_knowledge::eval::Evaluator;
 
 fn symmetric<R: Rules>(seed: u64) {
     let eval = Evaluator::default();
@@ -59,7 +59,7 @@ fn canadian_evaluation_is_colour_symmetric() {
 fn the_start_position_is_level_and_material_counts() {
     let eval = Evaluator::default();
     assert_eq!(eval.white_score(&Position::<International>::start()), 0);
-    let up = tiao::notation::read_fen::<International>("W:W31-50:B1-19").expect("fen");
+    let up = tiao_draughts::notation::read_fen::<International>("W:W31-50:B1-19").expect("fen");
     assert!(
         eval.white_score(&up) >= 80,
         "a man up: {}",

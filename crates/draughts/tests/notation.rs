@@ -2,14 +2,14 @@
 //! games, for all four variants. Positions come from deterministic random
 //! play (a xorshift generator written here), so every test is reproducible.
 
-use tiao::bits::BitWord;
-use tiao::board::{
+use tiao_core::bits::BitWord;
+use tiao_draughts::board::{
     Brazilian, Canadian, Colour, Geometry, International, Move, Position, PositionError, Rules,
     Russian, SquareStyle, Variant, Word,
 };
-use tiao::movegen::{MoveList, generate};
-use tiao::notation::pdn::{PdnGame, SEVEN_TAG_ROSTER};
-use tiao::notation::{
+use tiao_draughts::movegen::{MoveList, generate};
+use tiao_draughts::notation::pdn::{PdnGame, SEVEN_TAG_ROSTER};
+use tiao_draughts::notation::{
     FenError, HubPositionError, MoveError, MoveFormat, PdnStyle, SquareError, dxp_fields,
     legal_moves_text, parse_pdn, parse_square, read_dxp, read_fen, read_hub_move,
     read_hub_position, read_move, read_pdn_move, replay, write_fen, write_fen_with, write_game,
@@ -907,7 +907,7 @@ fn pdn_replay_reports_the_first_bad_move_with_its_number() {
     let game = games[0].as_ref().unwrap();
     let e = replay::<International>(game).unwrap_err();
     match &e {
-        tiao::notation::ReplayError::Move {
+        tiao_draughts::notation::ReplayError::Move {
             ply,
             number,
             side,
@@ -925,7 +925,7 @@ fn pdn_replay_reports_the_first_bad_move_with_its_number() {
     let bad_fen = parse_pdn("[FEN \"W:W3:B20\"]\n*");
     assert!(matches!(
         replay::<International>(bad_fen[0].as_ref().unwrap()),
-        Err(tiao::notation::ReplayError::Start(_))
+        Err(tiao_draughts::notation::ReplayError::Start(_))
     ));
 }
 

@@ -7,11 +7,11 @@
 mod reference;
 
 use reference::{Cell, RefBoard, RefMove, RefRules};
-use tiao::bits::BitWord;
-use tiao::board::{
+use tiao_core::bits::BitWord;
+use tiao_draughts::board::{
     Brazilian, Canadian, Colour, Geometry, International, Move, Position, Rules, Russian, Word,
 };
-use tiao::movegen::{MoveList, count, generate, has_capture, has_move};
+use tiao_draughts::movegen::{MoveList, count, generate, has_capture, has_move};
 
 /// Positions compared per variant.
 const POSITIONS: usize = 100_000;
@@ -33,10 +33,10 @@ impl Rng {
 
 fn ref_rules<R: Rules>() -> RefRules {
     match R::VARIANT {
-        tiao::board::Variant::International => RefRules::International,
-        tiao::board::Variant::Brazilian => RefRules::Brazilian,
-        tiao::board::Variant::Russian => RefRules::Russian,
-        tiao::board::Variant::Canadian => RefRules::Canadian,
+        tiao_draughts::board::Variant::International => RefRules::International,
+        tiao_draughts::board::Variant::Brazilian => RefRules::Brazilian,
+        tiao_draughts::board::Variant::Russian => RefRules::Russian,
+        tiao_draughts::board::Variant::Canadian => RefRules::Canadian,
     }
 }
 

@@ -16,13 +16,13 @@
 //! the game (so repetition cannot interfere) and that leave the opponent
 //! without a capture.
 
-use tiao::bits::BitWord;
-use tiao::board::{
+use tiao_core::bits::BitWord;
+use tiao_draughts::board::{
     Brazilian, Canadian, Colour, DrawReason, GameHistory, Geometry, International, Move, Outcome,
     Position, Rules, Russian, Word,
 };
-use tiao::movegen::{MoveList, generate, has_capture};
-use tiao::notation::write_fen;
+use tiao_draughts::movegen::{MoveList, generate, has_capture};
+use tiao_draughts::notation::write_fen;
 
 const W: Colour = Colour::White;
 const B: Colour = Colour::Black;

@@ -12,14 +12,14 @@
 
 use std::path::{Path, PathBuf};
 use std::sync::OnceLock;
-use tiao::bits::BitWord;
-use tiao::board::{
+use tiao_core::bits::BitWord;
+use tiao_draughts::board::{
     Brazilian, Canadian, Colour, Geometry, International, Position, Rules, Russian, Variant, Word,
 };
-use tiao::endgame::index::SliceIndex;
-use tiao::endgame::{Distance, Egdb, EgdbError, GenOptions, Material, Wdl, generate};
-use tiao::movegen::{MoveList, generate as moves, has_capture};
-use tiao::notation::read_fen;
+use tiao_draughts::movegen::{MoveList, generate as moves, has_capture};
+use tiao_draughts::notation::read_fen;
+use tiao_knowledge::endgame::index::SliceIndex;
+use tiao_knowledge::endgame::{Distance, Egdb, EgdbError, GenOptions, Material, Wdl, generate};
 
 /// xorshift64*: deterministic, so failures reproduce.
 struct Rng(u64);

@@ -2,18 +2,18 @@
 //! `/work/shared/reference/perft.md` (duplicate captures removed, draw rules
 //! not applied).
 //!
-//! The normal run (`cargo test --test perft`, optimised test profile) checks
+//! The normal run (`cargo test -p tiao-draughts --test perft`, optimised test profile) checks
 //! every table as deep as keeps the whole file well under three minutes on
 //! two cores, with bulk counting, and to a moderate depth also with every
 //! leaf move made. The deepest values are `#[ignore]`d; `make perft-deep`
-//! runs them (`cargo test --release --test perft -- --ignored`).
+//! runs them (`cargo test --release -p tiao-draughts --test perft -- --ignored`).
 
 use std::ops::RangeInclusive;
 use std::time::Instant;
 
-use tiao::board::{Brazilian, Canadian, International, Position, Rules, Russian};
-use tiao::movegen::{Counting, perft};
-use tiao::notation::read_fen;
+use tiao_draughts::board::{Brazilian, Canadian, International, Position, Rules, Russian};
+use tiao_draughts::movegen::{Counting, perft};
+use tiao_draughts::notation::read_fen;
 
 /// International start, d1..d12.
 const INTERNATIONAL_START: &[u64] = &[

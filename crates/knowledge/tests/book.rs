@@ -3,18 +3,18 @@
 //! `book-ply`), PDN import counts, and building and resuming a tiny book.
 
 use std::path::PathBuf;
-use tiao::board::{Brazilian, International, Position, Rules, Russian, Variant};
-use tiao::book::{
+use tiao_draughts::board::{Brazilian, International, Position, Rules, Russian, Variant};
+use tiao_draughts::movegen::{MoveList, generate};
+use tiao_draughts::notation::{read_fen, read_hub_move, write_hub_move};
+use tiao_knowledge::book::{
     Book, BookError, BookMove, BookSettings, BuildOptions, build, choose, compact_fen, import_games,
 };
-use tiao::movegen::{MoveList, generate};
-use tiao::notation::{read_fen, read_hub_move, write_hub_move};
 
 /// The position after `moves` (Hub or PDN form) from the start.
 fn after<R: Rules>(moves: &[&str]) -> Position<R> {
     let mut pos = Position::<R>::start();
     for m in moves {
-        let mv = tiao::notation::read_move(&pos, m).expect("test moves are legal");
+        let mv = tiao_draughts::notation::read_move(&pos, m).expect("test moves are legal");
         pos = pos.play(&mv);
     }
     pos
@@ -287,7 +287,9 @@ fn probe_follows_the_settings_and_checks_legality() {
 
 fn check_shipped<R: Rules>(min_positions: usize) {
     let variant = R::VARIANT;
-    let path = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join(tiao::book::default_path(variant));
+    let path = PathBuf::from(env!("CARGO_MANIFEST_DIR"))
+        .join("../..")
+        .join(tiao_knowledge::book::default_path(variant));
     let book = Book::load(&path, variant).unwrap_or_else(|e| panic!("{e}"));
     assert!(
         book.len() >= min_positions,

@@ -15,13 +15,13 @@
 //! move as a king. The positions of perft.md (10x10, numeric squares) are
 //! checked with the engine's Hub text (`28x19x23`: from, to, captured).
 
-use tiao::bits::BitWord;
-use tiao::board::{
+use tiao_core::bits::BitWord;
+use tiao_draughts::board::{
     Brazilian, Canadian, Colour, GameHistory, Geometry, International, Move, Outcome, Position,
     Rules, Russian, Word,
 };
-use tiao::movegen::{MoveList, count, generate, has_capture, has_move};
-use tiao::notation::{MoveFormat, legal_moves_text, read_fen, read_hub_move, write_fen};
+use tiao_draughts::movegen::{MoveList, count, generate, has_capture, has_move};
+use tiao_draughts::notation::{MoveFormat, legal_moves_text, read_fen, read_hub_move, write_fen};
 
 // ---------------------------------------------------------------------------
 // Squares, positions and move text

@@ -3,7 +3,7 @@
 //! start positions, and hand-made positions for the Russian rules.
 //!
 //! Slow perft depths are `#[ignore]`d; run them with
-//! `cargo test --release --test reference_rules -- --ignored`.
+//! `cargo test --release -p tiao-draughts --test reference_rules -- --ignored`.
 
 mod reference;
 
