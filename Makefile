@@ -91,7 +91,7 @@ egdb: build
 match: build
 	./$(TIAO) match --engine name=tiao-a cmd="./$(TIAO) hub" --engine name=tiao-b cmd="./$(TIAO) hub" --games 20 --tc nodes=2000 --pdn target/match-smoke.pdn
 
-# The deepest perft values of perft.md (minutes).
+# The deepest perft values of /work/shared/reference/perft.md (minutes).
 perft-deep:
 	$(CARGO) test --release -p tiao-draughts --test perft -- --ignored --nocapture
 

@@ -1,5 +1,6 @@
 //! The `tiao` command: text mode by default, the Hub protocol with `hub`,
-//! and the tools (perft, bench, ...) as subcommands.
+//! DXP with `dxp`, and the tools (perft, bench, match, book, egdb, datagen,
+//! train, ...) as subcommands.
 
 use clap::{Parser, Subcommand};
 use tiao::engine::bench;

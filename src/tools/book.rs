@@ -1,6 +1,6 @@
 //! The `tiao book ...` subcommands: `build`, `import`, `check`, `show`.
-//! Arguments and printing only; the work is done by `build`, `import` and
-//! `book`.
+//! Arguments and printing only; the work is done by `tiao_knowledge::book`
+//! (`build`, `import_pdn`, `Book`).
 
 use crate::board::Variant;
 use crate::book::BookSettings;

@@ -1,7 +1,7 @@
 //! Bitboard words.
 //!
 //! Every board size stores one bit per playable square (plus ghost squares,
-//! see `board`). 8x8 and 10x10 fit in a `u64`; 12x12 needs a `u128`. The word
+//! see `tiao_draughts::board::geometry`). 8x8 and 10x10 fit in a `u64`; 12x12 needs a `u128`. The word
 //! is an associated type of the board geometry, so each size is compiled with
 //! its own word and the small boards never pay for 128-bit arithmetic.
 

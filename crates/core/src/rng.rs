@@ -1,4 +1,4 @@
-//! SplitMix64, the pseudo-random generator of the crate: compile-time
+//! SplitMix64, the pseudo-random generator of the workspace: compile-time
 //! Zobrist keys, the book's random choice, data generation, the match
 //! runner's opening shuffle and dice, benchmarks and test data. Fully
 //! determined by its seed, so every run and build draws the same.

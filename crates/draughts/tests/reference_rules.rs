@@ -496,7 +496,7 @@ const BRAZILIAN_START: &[u64] = &[
 const CANADIAN_START: &[u64] = &[11, 121, 1222, 10053, 79049, 584100, 4369366, 31839056];
 
 // Quick depths run in every `cargo test`; the `_deep` tests continue from
-// there and are meant for `cargo test --release -- --ignored`.
+// there and are meant for `cargo test --release -p tiao-draughts -- --ignored`.
 
 #[test]
 fn perft_international_start() {

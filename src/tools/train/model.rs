@@ -11,13 +11,13 @@
 //! - a *specific* table per region: the correction for that place (edges,
 //!   flanks), regularised harder, so it only moves away from zero where the
 //!   data supports it;
-//! - the dense terms (`eval/pattern_dense.rs`).
+//! - the dense terms (`crates/knowledge/src/eval/pattern_dense.rs`).
 //!
 //! A player's value of region `r` in configuration `i` (seen from its own
 //! side) is `shared[band(r)][i] + specific[r][i]`. The engine's table entry
 //! for region `r` is White's value minus Black's, and Black sees the
 //! squares of `r` as its region `rotated[r]` in configuration `SWAP[i]`
-//! (see `eval/pattern.rs`). Training fits exactly that function, so the
+//! (see `crates/knowledge/src/eval/pattern.rs`). Training fits exactly that function, so the
 //! exported tables reproduce the trained evaluation up to rounding.
 
 use super::data::{DECISIVE, Record};

@@ -1,4 +1,4 @@
-//! The game: the moves played from a start position, and the counters the
+//! The history of a game ([`GameHistory`]): the moves played from a start position, and the counters the
 //! draw rules need (repetition, the no-progress rule, endgame move counts).
 //!
 //! The counters are a small value, [`DrawCounters`], advanced move by move by

@@ -2,7 +2,7 @@
 //! whether the moving man is crowned. That is exactly the identity of a move
 //! in the rules (two jump paths with the same four are the same move), so it
 //! is all a move needs to carry; the jump path, which only notation needs, is
-//! recovered from the position (`movegen::capture_path`).
+//! recovered from the position (`movegen::capture_paths`).
 
 use tiao_core::bits::BitWord;
 

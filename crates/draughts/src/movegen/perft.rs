@@ -1,5 +1,5 @@
 //! Perft: the number of leaf nodes of the legal move tree, the standard check
-//! of a move generator (reference values in `perft.md`).
+//! of a move generator (reference values in `/work/shared/reference/perft.md`).
 
 use super::{MoveList, count, generate};
 use crate::board::{Move, Position, Rules, Word};

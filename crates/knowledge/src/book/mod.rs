@@ -10,7 +10,9 @@
 //! - `tree`: minimax values and expansion priorities over the book's positions;
 //! - `build`: the builder (parallel searches, resumable, progress bar);
 //! - `import`: move counts and results from PDN game collections;
-//! - `cli`: the `tiao book ...` subcommands.
+//! - `error`: errors with line numbers.
+//!
+//! The `tiao book ...` subcommands are the `tiao` package's `tools::book`.
 
 mod build;
 mod choose;

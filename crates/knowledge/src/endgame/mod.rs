@@ -19,8 +19,12 @@
 //! - `memtable`: whole slices in memory while generating;
 //! - `solve`: the retrograde solver of one group of positions;
 //! - `generate`: the generation driver (order, resume, progress, report);
-//! - `probe`: [`Egdb`], the engine's interface;
-//! - `cli`: `tiao egdb gen` and `tiao egdb probe`.
+//! - `probe`: [`Egdb`], the engine's interface (typed by rule set), and
+//!   [`VariantEgdb`] for holders that know the variant at run time;
+//! - `tablebase`: the tables as the search's `Tablebase`;
+//! - `error`: [`EgdbError`].
+//!
+//! The `tiao egdb ...` subcommands are the `tiao` package's `tools::egdb`.
 
 mod cache;
 mod codec;

@@ -108,8 +108,8 @@ fn geometry_indexes<G: Geometry>(pieces: u32) -> Result<Vec<Option<SliceIndex<G>
 }
 
 impl<R: Rules> Egdb<R> {
-    /// Open every table of `variant` with up to `max_pieces` pieces from
-    /// `dir` (the tables are in `dir/<variant>/`). Fails if any is missing
+    /// Open every table of rule set `R` with up to `max_pieces` pieces from
+    /// `dir` (the tables are in `dir/<variant name>/`). Fails if any is missing
     /// or damaged; see [`Egdb::open_available`] to use what there is.
     pub fn open(dir: impl AsRef<Path>, max_pieces: u32) -> Result<Egdb<R>, EgdbError> {
         let variant = R::VARIANT;
@@ -125,7 +125,7 @@ impl<R: Rules> Egdb<R> {
         Ok(egdb)
     }
 
-    /// Open whatever tables of `variant` with up to `max_pieces` pieces
+    /// Open whatever tables of rule set `R` with up to `max_pieces` pieces
     /// are present and sound (damaged files are logged and left out).
     /// [`Egdb::pieces`] tells up to how many pieces the set is complete;
     /// a probe that needs a missing table answers `None`. Fails only if not
@@ -284,7 +284,7 @@ impl<R: Rules> Egdb<R> {
     }
 
     /// The value of a position for the side to move, or `None` if it is not
-    /// covered (other variant, too many pieces) or a table is damaged (which
+    /// covered (too many pieces) or a table is damaged (which
     /// is logged once).
     pub fn probe(&self, pos: &Position<R>) -> Option<Wdl> {
         match self.try_probe_code(pos) {

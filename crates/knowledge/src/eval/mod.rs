@@ -1,6 +1,9 @@
-//! Evaluation of draughts positions (v1): a weighted sum of hand-chosen
-//! features, interpolated between middle game and endgame by the number of
-//! pieces left. Weights come from a data file (`weights.rs`).
+//! The evaluations of draughts positions. Here, v1: a weighted sum of
+//! hand-chosen features (`features`), interpolated between middle game and
+//! endgame by the number of pieces left, its weights from a data file
+//! (`weights`); and [`Term`], the line of a breakdown every evaluation
+//! gives. The pattern evaluation is `pattern*`; the choice between the two
+//! at run time is `pattern_select` (`EvalChoice`).
 
 pub mod features;
 pub mod pattern;

@@ -1,8 +1,9 @@
 //! The evaluation an engine plays with, chosen at run time: evaluation v1
 //! (hand-set feature weights, `weights-v1.txt` format) or the pattern
 //! evaluation (`weights-pattern-<variant>.bin`). Front ends hold one
-//! `EvalChoice`; the search is generic over `Evaluate`, and the one branch
-//! per evaluation that the choice costs is not measurable.
+//! `EvalChoice`; [`EvalChoice::with_evaluator`] hands a search the concrete
+//! evaluator (v1, or `PatternOf<R>` with `R`'s weights), so the search is
+//! compiled per evaluator and never branches on the choice.
 //!
 //! A weights file is recognised by its content: pattern files start with
 //! the `TIAOPATW` magic, anything else is read as v1 text. A file that fails
