@@ -7,7 +7,7 @@
 //! `docs/architecture.md`.
 
 pub use tiao_core::{bits, files, game, printable, rng};
-pub use tiao_draughts::{board, movegen, notation};
+pub use tiao_draughts::{board, movegen, notation, record};
 pub use tiao_engine as engine;
 pub use tiao_gewu as gewu;
 pub use tiao_halma as halma;

@@ -8,8 +8,9 @@ mod dxp_support;
 
 use dxp_support::{Tiao, scratch_dir};
 use std::time::Duration;
-use tiao::board::{Colour, GameHistory, International, Outcome};
+use tiao::board::{Colour, International, Outcome};
 use tiao::notation::{PdnGame, parse_pdn, replay};
+use tiao::record::GameHistory;
 
 const GAMES: usize = 4;
 

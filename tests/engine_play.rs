@@ -5,13 +5,12 @@
 //! loses slowest (the endgame tables' distances are the referee).
 
 use std::sync::OnceLock;
-use tiao::board::{
-    Brazilian, Canadian, GameHistory, International, Outcome, Position, Rules, Russian, Variant,
-};
+use tiao::board::{Brazilian, Canadian, International, Outcome, Position, Rules, Russian, Variant};
 use tiao::endgame::{Distance, Egdb, GenOptions, generate as generate_tables};
 use tiao::eval::Evaluator;
 use tiao::movegen::{MoveList, generate};
 use tiao::notation::{read_fen, write_hub_move};
+use tiao::record::GameHistory;
 use tiao::search::score::{WIN, is_decisive, plies_to_end};
 use tiao::search::{Limits, Mode, Params, Root, Searcher};
 

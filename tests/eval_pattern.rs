@@ -6,15 +6,14 @@
 mod playout_support;
 
 use playout_support::random_positions;
-use tiao::board::{
-    Brazilian, Colour, GameHistory, International, Position, Rules, Russian, Variant,
-};
+use tiao::board::{Brazilian, Colour, International, Position, Rules, Russian, Variant};
 use tiao::eval::Evaluator;
 use tiao::eval::pattern::PatternEval;
 use tiao::eval::pattern_file::{PatternFileError, PatternWeights};
 use tiao::eval::pattern_select::EvalChoice;
 use tiao::game::Evaluate;
 use tiao::movegen::{MoveList, generate};
+use tiao::record::GameHistory;
 use tiao::search::{Limits, Mode, Params, Root, Searcher};
 use tiao::tools::train::model::Model;
 use tiao::tools::train::rng::Rng;

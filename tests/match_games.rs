@@ -8,8 +8,9 @@
 use std::collections::BTreeSet;
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
-use tiao::board::{Colour, GameHistory, International, Outcome, Rules, Russian};
+use tiao::board::{Colour, International, Outcome, Rules, Russian};
 use tiao::notation::{PdnGame, parse_pdn, replay};
+use tiao::record::GameHistory;
 use tiao::tools::match_runner::ballot::Ballot;
 
 const TIAO: &str = env!("CARGO_BIN_EXE_tiao");

@@ -1,8 +1,9 @@
 //! Positions from random games, for tests that need many realistic
 //! positions of every phase (men and kings): `mod playout_support;`.
 
-use tiao::board::{GameHistory, Position, Rules};
+use tiao::board::{Position, Rules};
 use tiao::movegen::{MoveList, generate};
+use tiao::record::GameHistory;
 use tiao::tools::train::rng::Rng;
 
 /// `count` positions from random play-outs of up to 200 plies (about one

@@ -18,11 +18,12 @@
 
 use tiao_core::bits::BitWord;
 use tiao_draughts::board::{
-    Brazilian, Canadian, Colour, DrawReason, GameHistory, Geometry, International, Move, Outcome,
-    Position, Rules, Russian, Word,
+    Brazilian, Canadian, Colour, DrawReason, Geometry, International, Move, Outcome, Position,
+    Rules, Russian, Word,
 };
 use tiao_draughts::movegen::{MoveList, generate, has_capture};
 use tiao_draughts::notation::write_fen;
+use tiao_draughts::record::GameHistory;
 
 const W: Colour = Colour::White;
 const B: Colour = Colour::Black;

@@ -14,11 +14,12 @@ use std::collections::HashSet;
 
 use tiao_core::bits::BitWord;
 use tiao_draughts::board::{
-    Brazilian, Canadian, Colour, GameHistory, Geometry, International, Move, Position, Rules,
-    Russian, SquareStyle, Word,
+    Brazilian, Canadian, Colour, Geometry, International, Move, Position, Rules, Russian,
+    SquareStyle, Word,
 };
 use tiao_draughts::movegen::{Counting, MoveList, count, generate, has_capture, has_move, perft};
 use tiao_draughts::notation::{read_fen, write_fen, write_fen_with};
+use tiao_draughts::record::GameHistory;
 
 /// xorshift64* (Vigna): small, fast and good enough to pick moves.
 struct Rng(u64);

@@ -17,11 +17,12 @@
 
 use tiao_core::bits::BitWord;
 use tiao_draughts::board::{
-    Brazilian, Canadian, Colour, GameHistory, Geometry, International, Move, Outcome, Position,
-    Rules, Russian, Word,
+    Brazilian, Canadian, Colour, Geometry, International, Move, Outcome, Position, Rules, Russian,
+    Word,
 };
 use tiao_draughts::movegen::{MoveList, count, generate, has_capture, has_move};
 use tiao_draughts::notation::{MoveFormat, legal_moves_text, read_fen, read_hub_move, write_fen};
+use tiao_draughts::record::GameHistory;
 
 // ---------------------------------------------------------------------------
 // Squares, positions and move text

@@ -6,14 +6,13 @@ use std::path::Path;
 use std::sync::Arc;
 use tiao_core::game::Evaluate;
 use tiao_core::game::Verdict;
-use tiao_draughts::board::{
-    Colour, GameHistory, Move, Outcome as GameOutcome, Position, Rules, Word, diagram,
-};
+use tiao_draughts::board::{Colour, Move, Outcome as GameOutcome, Position, Rules, Word, diagram};
 use tiao_draughts::movegen::{Counting, perft, perft_divide, perft_parallel};
 use tiao_draughts::notation::{
     MoveError, MoveFormat, legal_moves_text, read_fen, read_hub_move, read_hub_position, read_move,
     write_fen, write_hub_position, write_move,
 };
+use tiao_draughts::record::GameHistory;
 use tiao_knowledge::endgame::{Distance, Egdb, EgdbRules, VariantEgdb, Wdl};
 use tiao_knowledge::eval::Term;
 use tiao_knowledge::eval::pattern_select::WithEvaluator;

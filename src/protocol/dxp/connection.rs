@@ -7,11 +7,11 @@
 
 use super::cli::Config;
 use super::codec::{Incoming, ReadError, Reader, Writer};
+use super::game::GameSpec;
 use super::game::set_up;
 use super::message::{
     AcceptCode, BackCode, GameAccept, GameRequest, MAX_CHAT, Message, ParseError,
 };
-use super::play::GameSpec;
 use super::record::PdnFile;
 use super::tally::Tally;
 use crate::engine::Engine;

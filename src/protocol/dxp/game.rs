@@ -1,4 +1,5 @@
-//! One DXP game against the engine: translation between DXP fields and
+//! One DXP game against the engine: its terms ([`GameSpec`], agreed by
+//! the connection, played by `play`), translation between DXP fields and
 //! the engine's Hub-form text (positions, moves, take-back move numbers),
 //! and the verdict of the rules. No rules live here: legality, game end
 //! and draws are the engine's ([`Engine::play`], [`Engine::outcome`]).
@@ -8,6 +9,19 @@ use super::record::GameResult;
 use crate::board::{Colour, Outcome};
 use crate::engine::{Engine, MoveReading, PositionError, PositionText};
 use crate::notation::MoveError;
+use std::time::Duration;
+
+/// The terms of one game.
+#[derive(Clone, Copy, Debug)]
+pub struct GameSpec {
+    /// Tiao's colour.
+    pub tiao: Colour,
+    /// Thinking time per player, and the moves it is for (0: the game).
+    pub time: Duration,
+    pub moves: u32,
+    /// The stop code Tiao sends in its `E` (initiator: after the last game).
+    pub stop_after: bool,
+}
 
 /// The Hub position string of the international start.
 const START_HUB: &str = "Wbbbbbbbbbbbbbbbbbbbbeeeeeeeeeewwwwwwwwwwwwwwwwwwww";

@@ -10,6 +10,7 @@
 
 use super::clock::Clocks;
 use super::connection::{Connection, Stop};
+use super::game::GameSpec;
 use super::game::{
     back_ply, move_message, moves_made, play_peer_move, reason_for, result_of, result_of_peer_end,
     setup_of, termination_of,
@@ -21,21 +22,8 @@ use crate::board::{Colour, Outcome, Variant};
 use crate::engine::{Decision, Engine, MoveReading};
 use crate::notation::MoveFormat;
 use crate::search::{Limits, Params};
-use std::time::Duration;
 use tokio::io::{AsyncRead, AsyncWrite};
 use tokio::time::Instant;
-
-/// The terms of one game.
-#[derive(Clone, Copy, Debug)]
-pub struct GameSpec {
-    /// Tiao's colour.
-    pub tiao: Colour,
-    /// Thinking time per player, and the moves it is for (0: the game).
-    pub time: Duration,
-    pub moves: u32,
-    /// The stop code Tiao sends in its `E` (initiator: after the last game).
-    pub stop_after: bool,
-}
 
 /// How a game ended.
 struct Ending {

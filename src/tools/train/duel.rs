@@ -11,11 +11,12 @@
 
 use super::adjudicate::WinStreak;
 use super::openings::load_ballot;
-use crate::board::{Colour, GameHistory, Outcome, Position, Rules, Variant};
+use crate::board::{Colour, Outcome, Position, Rules, Variant};
 use crate::eval::Evaluator;
 use crate::eval::pattern::PatternEval;
 use crate::game::Evaluate;
 use crate::movegen::{MoveList, generate};
+use crate::record::GameHistory;
 use crate::search::score::WIN_BOUND;
 use crate::search::{Limits, Mode, Params, Root, Searcher};
 use crate::tools::match_runner::sprt::{Decision, Sprt};

@@ -5,9 +5,10 @@
 //! spread the games further.
 
 use super::rng::Rng;
-use crate::board::{GameHistory, Position, Rules};
+use crate::board::{Position, Rules};
 use crate::movegen::{MoveList, generate};
 use crate::notation::{read_fen, read_move};
+use crate::record::GameHistory;
 use crate::tools::match_runner::ballot::Ballot;
 
 /// Set up every opening of a ballot (read by the match runner's ballot

@@ -1,9 +1,9 @@
 //! The board: geometry and bit layout, rule sets, pieces, moves, the
-//! position, Zobrist keys and the game history with its draw rules.
+//! position, Zobrist keys and the draw rules.
 
 mod diagram;
+mod draw;
 mod geometry;
-pub mod history;
 mod moves;
 mod piece;
 mod position;
@@ -11,8 +11,8 @@ mod variant;
 pub mod zobrist;
 
 pub use diagram::diagram;
+pub use draw::{DrawCounters, DrawReason, Outcome};
 pub use geometry::{B8, B10, B12, Dir, Geometry};
-pub use history::{DrawCounters, DrawReason, GameHistory, Outcome};
 pub use moves::Move;
 pub use piece::{Colour, Piece};
 pub use position::{Position, PositionError, Word};

@@ -1,7 +1,8 @@
 //! The position: pieces of each colour, kings, the side to move and a Zobrist
 //! hash kept up to date by every move. It is a small `Copy` value (40 bytes on
 //! 8x8 and 10x10), so search and perft use copy-make. Everything about the
-//! game's past (repetitions, move counters) lives in `board::history`.
+//! game's past (repetitions, move counters) lives in [`DrawCounters`](super::DrawCounters)
+//! and in `crate::record`.
 
 use super::geometry::Geometry;
 use super::moves::Move;

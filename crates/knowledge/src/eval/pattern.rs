@@ -189,7 +189,7 @@ fn score<R: Rules>(w: &PatternWeights, pos: &Position<R>) -> i32 {
 }
 
 /// The pattern evaluation of rule set `R` with its weights looked up once
-/// (see [`EvalChoice::with_evaluator`](super::pattern_select::EvalChoice::with_evaluator)):
+/// (see `EvalChoice::with_evaluator`):
 /// the same values as [`PatternEval`], without the per-position lookup.
 pub struct PatternOf<'a, R: Rules> {
     weights: &'a PatternWeights,
