@@ -2,8 +2,10 @@
 //! DXP with `dxp`, and the tools (perft, bench, match, book, egdb, datagen,
 //! train, ...) as subcommands.
 
+use clap::builder::{PossibleValuesParser, RangedI64ValueParser};
 use clap::{Parser, Subcommand};
 use tiao::engine::bench;
+use tiao::engine::options::{EVAL, HASH, THREADS};
 use tiao::protocol::{dxp, hub, text};
 use tiao::tools::{match_runner, perft, tactics};
 
@@ -25,17 +27,21 @@ enum Command {
         /// Depth per position.
         #[arg(long, default_value_t = bench::DEFAULT_DEPTH)]
         depth: u32,
-        /// Search threads.
-        #[arg(long, default_value_t = 1)]
-        threads: usize,
-        /// Transposition table size in MiB.
-        #[arg(long, default_value_t = 64)]
-        hash: usize,
+        // Threads, table size and evaluation take their range, default and
+        // help from the engine's option table, as Hub and DXP do.
+        #[arg(long, help = THREADS.help,
+              default_value_t = THREADS.int_default() as u64,
+              value_parser = RangedI64ValueParser::<u64>::new().range(THREADS.int_range()))]
+        threads: u64,
+        #[arg(long, value_name = "MIB", help = HASH.help,
+              default_value_t = HASH.int_default() as u64,
+              value_parser = RangedI64ValueParser::<u64>::new().range(HASH.int_range()))]
+        hash: u64,
         /// Instead of searching, measure the cost of a table probe.
         #[arg(long)]
         tt_probe: bool,
         /// Evaluation to search with (default: the engine's).
-        #[arg(long, value_parser = ["v1", "pattern"])]
+        #[arg(long, value_parser = PossibleValuesParser::new(EVAL.choice_values()))]
         eval: Option<String>,
     },
     /// Play engine-vs-engine games over TCP (DamExchange protocol).
@@ -117,14 +123,14 @@ fn main() {
         }) => {
             if tt_probe {
                 report(
-                    bench::tt_probe_cost(hash.clamp(1, 1 << 16))
+                    bench::tt_probe_cost(hash as usize)
                         .map(|ns| println!("tt-probe hash {hash} MiB: {ns:.1} ns per probe")),
                 )
             } else {
                 let opts = bench::BenchOptions {
                     depth,
-                    threads: threads.clamp(1, 256),
-                    hash_mib: hash.clamp(1, 1 << 16),
+                    threads: threads as usize,
+                    hash_mib: hash as usize,
                     eval: match eval.as_deref() {
                         Some("v1") => Some("v1"),
                         Some(_) => Some("pattern"),

@@ -493,3 +493,44 @@ fn a_named_pipe_or_a_device_as_a_file_is_an_error_not_a_hang() {
     hub.assert_alive();
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+/// `tiao bench` takes the ranges of `--threads`, `--hash` and `--eval`
+/// from the engine's option table: a value outside is refused by name
+/// (it used to be clamped silently), the table's bounds are accepted.
+#[test]
+fn bench_flags_outside_the_option_table_are_refused() {
+    use tiao::engine::options::{EVAL, HASH, THREADS};
+    let bench = |args: &[&str]| {
+        Command::new(env!("CARGO_BIN_EXE_tiao"))
+            .arg("bench")
+            .args(args)
+            .output()
+            .expect("run tiao bench")
+    };
+    for (flag, option) in [("--threads", THREADS), ("--hash", HASH)] {
+        let range = option.int_range();
+        for bad in [*range.start() - 1, *range.end() + 1] {
+            let out = bench(&[flag, &bad.to_string()]);
+            let err = String::from_utf8_lossy(&out.stderr);
+            assert!(!out.status.success(), "{flag} {bad} accepted");
+            assert!(
+                err.contains(flag) && err.contains(&bad.to_string()),
+                "{err}"
+            );
+        }
+    }
+    let out = bench(&["--eval", "neural"]);
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(!out.status.success(), "--eval neural accepted");
+    for value in EVAL.choice_values() {
+        assert!(err.contains(value), "the error names {value}: {err}");
+    }
+    // The table's smallest table size is accepted (the probe cost is quick).
+    let low = HASH.int_range().start().to_string();
+    let out = bench(&["--tt-probe", "--hash", &low]);
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+}

@@ -109,6 +109,17 @@ impl OptionSpec {
         }
     }
 
+    /// The values of a choice option (for command-line flags).
+    ///
+    /// # Panics
+    /// If the option is not a choice.
+    pub const fn choice_values(&self) -> &'static [&'static str] {
+        match self.kind {
+            OptionKind::Choice { values, .. } => values,
+            _ => panic!("not a choice option"),
+        }
+    }
+
     /// Read `value` as a value of this option: a bad value names what the
     /// option takes (its range, its values).
     pub fn check(&'static self, value: &str) -> Result<OptionValue, OptionError> {
