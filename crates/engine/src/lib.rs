@@ -517,13 +517,12 @@ impl Engine {
         if pieces == 0 {
             return Ok("endgame databases off".into());
         }
-        let Some(variant) = self.session.variant() else {
-            return Ok(format!("no endgame databases for {}", self.session.kind()));
-        };
+        // The game's name is its variant's for draughts, the only game with tables.
+        let variant = self.session.kind();
         let dir = self.options.egdb_dir.clone();
         let (used, damaged) = match self.session.open_tables(&dir, pieces) {
             TablesOpen::NotForThisGame => {
-                return Ok(format!("no endgame databases for {}", self.session.kind()));
+                return Ok(format!("no endgame databases for {variant}"));
             }
             TablesOpen::Failed { error, damaged } if damaged.is_empty() => {
                 return Err(format!(
