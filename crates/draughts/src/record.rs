@@ -67,43 +67,80 @@ impl<R: Rules> GameHistory<R> {
         Some(mv)
     }
 
+    /// Hashes of the earlier positions, oldest first (the current one excluded).
+    fn earlier_hashes(&self) -> Vec<u64> {
+        let n = self.positions.len();
+        self.positions[..n - 1].iter().map(|p| p.hash()).collect()
+    }
+
     /// How often the current position has occurred (with the same side to move), itself included.
     pub fn repetitions(&self) -> u32 {
-        let current = self.position().hash();
-        let window = self.counters().reversible as usize;
-        let n = self.positions.len();
-        // Same side to move: every second earlier position, within the reversible stretch.
-        (0..=window)
-            .step_by(2)
-            .filter(|&back| back < n && self.positions[n - 1 - back].hash() == current)
-            .count() as u32
+        repetitions(self.position(), &self.counters(), &self.earlier_hashes())
     }
 
     /// Hashes of the positions since the last irreversible move, oldest first,
     /// the current one excluded: what the search checks repetitions against.
     pub fn reversible_hashes(&self) -> Vec<u64> {
-        let n = self.positions.len();
-        let window = (self.counters().reversible as usize).min(n - 1);
-        self.positions[n - 1 - window..n - 1]
-            .iter()
-            .map(|p| p.hash())
-            .collect()
+        reversible(&self.counters(), &self.earlier_hashes()).to_vec()
     }
 
     /// A draw by the rules in the current position, if any.
     pub fn draw(&self) -> Option<DrawReason> {
-        if self.repetitions() >= 3 {
-            return Some(DrawReason::Repetition);
-        }
-        self.counters().draw::<R>()
+        draw(self.position(), &self.counters(), &self.earlier_hashes())
     }
 
     /// The result if the game is over: the side to move loses when it has no
     /// legal move; otherwise the draw rules decide.
     pub fn outcome(&self) -> Option<Outcome> {
-        if !has_move(self.position()) {
-            return Some(Outcome::Win(!self.position().side()));
-        }
-        self.draw().map(Outcome::Draw)
+        outcome(self.position(), &self.counters(), &self.earlier_hashes())
     }
+}
+
+/// The stretch of `earlier` (hashes of the positions before the current
+/// one, oldest first) since the last irreversible move: only those
+/// positions can recur.
+pub fn reversible<'a>(counters: &DrawCounters, earlier: &'a [u64]) -> &'a [u64] {
+    let window = (counters.reversible as usize).min(earlier.len());
+    &earlier[earlier.len() - window..]
+}
+
+/// How often `pos` has occurred with the same side to move, itself
+/// included, given the hashes of the positions before it, oldest first.
+pub fn repetitions<R: Rules>(pos: &Position<R>, counters: &DrawCounters, earlier: &[u64]) -> u32 {
+    let current = pos.hash();
+    // Same side to move: every second earlier position, newest first.
+    let earlier_same_side = reversible(counters, earlier)
+        .iter()
+        .rev()
+        .skip(1)
+        .step_by(2)
+        .filter(|&&h| h == current)
+        .count();
+    1 + earlier_same_side as u32
+}
+
+/// A draw by the rules in `pos`, if any (see [`repetitions`] for `earlier`).
+pub fn draw<R: Rules>(
+    pos: &Position<R>,
+    counters: &DrawCounters,
+    earlier: &[u64],
+) -> Option<DrawReason> {
+    if repetitions(pos, counters, earlier) >= 3 {
+        return Some(DrawReason::Repetition);
+    }
+    counters.draw::<R>()
+}
+
+/// The result if the game is over in `pos`: the side to move loses when it
+/// has no legal move; otherwise the draw rules decide (see [`repetitions`]
+/// for `earlier`).
+pub fn outcome<R: Rules>(
+    pos: &Position<R>,
+    counters: &DrawCounters,
+    earlier: &[u64],
+) -> Option<Outcome> {
+    if !has_move(pos) {
+        return Some(Outcome::Win(!pos.side()));
+    }
+    draw(pos, counters, earlier).map(Outcome::Draw)
 }

@@ -1,271 +1,142 @@
-//! A draughts game of one rule set as a [`Session`]: the bridge between
-//! text (FEN, Hub strings, move notation) and the typed game and search.
+//! Draughts of one rule set `R` as a [`SessionGame`]: the bridge between
+//! text (FEN, Hub strings, move notation) and the typed position, its
+//! endgame tables (`Egdb<R>`, kept by the session) and the search.
 
-use super::{GameKind, Knowledge, MoveReading, PerftLine, Session, TablesOpen};
+use crate::session::{
+    Current, MoveReading, PerftLine, PositionForm, SessionGame, TablesMove, TablesOpen,
+};
+use crate::{GameKind, Knowledge};
 use std::path::Path;
 use std::sync::Arc;
-use tiao_core::game::Evaluate;
-use tiao_core::game::Verdict;
-use tiao_draughts::board::{Colour, Move, Outcome as GameOutcome, Position, Rules, Word, diagram};
+use tiao_core::game::{Evaluate, Verdict};
+use tiao_draughts::board::{
+    Colour, DrawCounters, Move, Outcome as GameOutcome, Position, Rules, Word, diagram,
+};
 use tiao_draughts::movegen::{Counting, perft, perft_divide, perft_parallel};
 use tiao_draughts::notation::{
     MoveError, MoveFormat, legal_moves_text, read_fen, read_hub_move, read_hub_position, read_move,
     write_fen, write_hub_position, write_move,
 };
-use tiao_draughts::record::GameHistory;
+use tiao_draughts::record;
 use tiao_knowledge::endgame::{Distance, Egdb, EgdbRules, VariantEgdb, Wdl};
 use tiao_knowledge::eval::Term;
 use tiao_knowledge::eval::pattern_select::WithEvaluator;
 use tiao_search::{Extras, Info, Params, Root, SearchResult, Searcher, Tablebase};
 
-/// A game of rule set `R`, with the endgame tables of `R` when they are open.
-pub struct DraughtsSession<R: Rules> {
-    game: GameHistory<R>,
-    egdb: Option<Arc<Egdb<R>>>,
-}
+impl<R: EgdbRules> SessionGame for Position<R> {
+    const KIND: GameKind = GameKind::Draughts(R::VARIANT);
+    const STOPS_AT_RESULT: bool = false;
+    type Move = Move<Word<R>>;
+    type Counters = DrawCounters;
+    /// The endgame tables of `R`, once opened.
+    type Tables = Option<Arc<Egdb<R>>>;
 
-impl<R: Rules> Default for DraughtsSession<R> {
-    fn default() -> Self {
-        Self::new()
+    fn start() -> (Self, DrawCounters) {
+        let pos = Position::start();
+        (pos, DrawCounters::initial(&pos))
     }
-}
 
-impl<R: Rules> DraughtsSession<R> {
-    pub fn new() -> Self {
-        DraughtsSession {
-            game: GameHistory::new(Position::start()),
-            egdb: None,
+    fn read_position(text: &str, form: PositionForm) -> Result<(Self, DrawCounters), String> {
+        let pos = match form {
+            PositionForm::Fen => read_fen::<R>(text).map_err(|e| e.to_string())?,
+            PositionForm::Hub => read_hub_position::<R>(text).map_err(|e| e.to_string())?,
+        };
+        Ok((pos, DrawCounters::initial(&pos)))
+    }
+
+    fn write_position(&self, _: &DrawCounters, form: PositionForm) -> String {
+        match form {
+            PositionForm::Fen => write_fen(self),
+            PositionForm::Hub => write_hub_position(self),
         }
     }
 
-    pub fn game(&self) -> &GameHistory<R> {
-        &self.game
-    }
-
-    fn read(
-        &self,
-        pos: &Position<R>,
-        text: &str,
-        reading: MoveReading,
-    ) -> Result<Move<Word<R>>, MoveError> {
+    fn read_move(&self, text: &str, reading: MoveReading) -> Result<Self::Move, MoveError> {
         match reading {
-            MoveReading::Hub => read_hub_move(pos, text),
-            MoveReading::Any => read_move(pos, text),
+            MoveReading::Hub => read_hub_move(self, text),
+            MoveReading::Any => read_move(self, text),
         }
     }
 
-    /// A list of moves played in turn from `pos`, as text.
-    fn line(pos: &Position<R>, moves: &[Move<Word<R>>], format: MoveFormat) -> Vec<String> {
-        let mut p = *pos;
-        moves
-            .iter()
-            .map(|mv| {
-                let t = write_move(&p, mv, format);
-                p = p.play(mv);
-                t
-            })
-            .collect()
+    fn write_move(&self, mv: &Self::Move, format: MoveFormat) -> String {
+        write_move(self, mv, format)
     }
 
-    fn root(&self) -> Root<Position<R>> {
-        Root {
-            position: *self.game.position(),
-            counters: self.game.counters(),
-            history: self.game.reversible_hashes(),
-        }
-    }
-}
-
-impl<R: EgdbRules> Session for DraughtsSession<R> {
-    fn kind(&self) -> GameKind {
-        GameKind::Draughts(R::VARIANT)
-    }
-
-    fn box_clone(&self) -> Box<dyn Session> {
-        Box::new(DraughtsSession {
-            game: self.game.clone(),
-            egdb: self.egdb.clone(),
-        })
-    }
-
-    fn reset(&mut self) {
-        self.game = GameHistory::new(Position::start());
-    }
-
-    fn set_fen(&mut self, fen: &str) -> Result<(), String> {
-        let pos = read_fen::<R>(fen).map_err(|e| e.to_string())?;
-        self.game = GameHistory::new(pos);
-        Ok(())
-    }
-
-    fn set_hub_position(&mut self, text: &str) -> Result<(), String> {
-        let pos = read_hub_position::<R>(text).map_err(|e| e.to_string())?;
-        self.game = GameHistory::new(pos);
-        Ok(())
-    }
-
-    fn play(&mut self, text: &str, reading: MoveReading) -> Result<String, MoveError> {
-        let pos = *self.game.position();
-        let mv = self.read(&pos, text, reading)?;
-        let written = write_move(&pos, &mv, MoveFormat::pdn_for(R::VARIANT));
-        self.game.play(mv);
-        Ok(written)
-    }
-
-    fn play_all(&mut self, moves: &[&str], reading: MoveReading) -> Result<(), (usize, MoveError)> {
-        let mut game = self.game.clone();
-        for (i, text) in moves.iter().enumerate() {
-            let mv = self
-                .read(game.position(), text, reading)
-                .map_err(|e| (i, e))?;
-            game.play(mv);
-        }
-        self.game = game;
-        Ok(())
-    }
-
-    fn undo(&mut self) -> Option<String> {
-        let mv = self.game.undo()?;
-        Some(write_move(
-            self.game.position(),
-            &mv,
-            MoveFormat::pdn_for(R::VARIANT),
-        ))
-    }
-
-    fn side(&self) -> Colour {
-        self.game.position().side()
-    }
-
-    fn fen(&self) -> String {
-        write_fen(self.game.position())
-    }
-
-    fn hub_position(&self) -> String {
-        write_hub_position(self.game.position())
-    }
-
-    fn diagram(&self) -> String {
-        diagram(self.game.position())
+    fn notation() -> MoveFormat {
+        MoveFormat::pdn_for(R::VARIANT)
     }
 
     fn legal_moves(&self, format: MoveFormat) -> Vec<String> {
-        legal_moves_text(self.game.position(), format)
+        legal_moves_text(self, format)
             .into_iter()
             .map(|(_, t)| t)
             .collect()
     }
 
-    fn history(&self, format: MoveFormat) -> Vec<String> {
-        Self::line(self.game.start(), self.game.moves(), format)
+    fn play(&self, counters: &DrawCounters, mv: &Self::Move) -> (Self, DrawCounters) {
+        let after = Position::play(self, mv);
+        (after, counters.next(self, mv, &after))
     }
 
-    fn book_key(&self) -> Option<(u64, u32)> {
-        Some((self.game.position().hash(), self.game.moves().len() as u32))
+    fn hash(&self) -> u64 {
+        Position::hash(self)
     }
 
-    fn open_tables(&mut self, dir: &Path, pieces: u32) -> TablesOpen {
-        self.egdb = None;
-        let (egdb, damaged) = match Egdb::<R>::open_checked(dir, pieces) {
-            Ok(checked) => (checked.egdb, checked.damaged),
-            Err(e) => (Err(e), Vec::new()),
+    fn side(&self) -> Colour {
+        Position::side(self)
+    }
+
+    fn result(&self, counters: &DrawCounters, earlier: &[u64]) -> Option<(GameOutcome, String)> {
+        let o = record::outcome(self, counters, earlier)?;
+        let text = match o {
+            GameOutcome::Win(c) => format!("{} wins ({} cannot move)", c.name(), (!c).name()),
+            GameOutcome::Draw(reason) => format!("draw ({reason})"),
         };
-        let damaged = damaged.iter().map(ToString::to_string).collect();
-        match egdb {
-            Ok(db) => {
-                let pieces = db.pieces();
-                self.egdb = Some(Arc::new(db));
-                TablesOpen::Opened { pieces, damaged }
-            }
-            Err(e) => TablesOpen::Failed {
-                error: e.to_string(),
-                damaged,
-            },
-        }
+        Some((o, text))
     }
 
-    fn attach_tables(&mut self, tables: &VariantEgdb) -> bool {
-        self.egdb = R::tables(tables).cloned();
-        self.egdb.is_some()
+    fn diagram(&self) -> String {
+        diagram(self)
     }
 
-    fn close_tables(&mut self) {
-        self.egdb = None;
-    }
-
-    fn tables_verdict(&self) -> Option<Verdict> {
-        let db = self.egdb.as_deref()?;
-        Tablebase::probe(db, self.game.position(), &self.game.counters())
-    }
-
-    fn database_move(&self, format: MoveFormat) -> Option<(String, Verdict, i32)> {
-        let db = self.egdb.as_deref()?;
-        let pos = self.game.position();
-        match database_choice(db, pos)? {
-            (moves, Some(score)) if moves.len() == 1 => {
-                let verdict = if score > 0 {
-                    Verdict::Win
-                } else {
-                    Verdict::Loss
-                };
-                Some((write_move(pos, &moves[0], format), verdict, score))
-            }
-            _ => None,
-        }
-    }
-
-    fn outcome(&self) -> Option<GameOutcome> {
-        self.game.outcome()
-    }
-
-    fn convert(
-        &self,
-        text: &str,
-        reading: MoveReading,
-        format: MoveFormat,
-    ) -> Result<String, MoveError> {
-        let pos = self.game.position();
-        let mv = self.read(pos, text, reading)?;
-        Ok(write_move(pos, &mv, format))
+    fn book_hash(&self) -> Option<u64> {
+        Some(Position::hash(self))
     }
 
     fn search(
-        &self,
+        current: &Current<'_, Self>,
         searcher: &mut Searcher,
         know: &Knowledge,
         params: &Params,
-        format: MoveFormat,
-        report: &(dyn Fn(&Info<String>) + Sync),
-    ) -> SearchResult<String> {
-        let root = self.root();
-        let pos = root.position;
-        let egdb = self.egdb.as_deref();
+        report: &(dyn Fn(&Info<Self::Move>) + Sync),
+    ) -> SearchResult<Self::Move> {
+        let root = Root {
+            position: current.position,
+            counters: current.counters,
+            history: record::reversible(&current.counters, current.earlier).to_vec(),
+        };
+        let egdb = current.tables.as_deref();
         // The moves the databases keep, if they cover the position (the
         // move they name as the one best is [`Session::database_move`]'s).
-        let choice = egdb.and_then(|db| database_choice(db, &pos));
+        let choice = egdb.and_then(|db| database_choice(db, &root.position));
         let only = choice.map(|(moves, _)| moves);
         let extras = Extras {
             tablebase: egdb.map(|db| db as &dyn Tablebase<Position<R>>),
             root_moves: only.as_deref(),
         };
-        let report =
-            |info: &Info<Move<Word<R>>>| report(&info.with_pv(Self::line(&pos, &info.pv, format)));
         // The search is compiled per evaluator: the choice is made here, once.
-        let out = know.eval.with_evaluator(Search {
+        know.eval.with_evaluator(Search {
             searcher,
             root: &root,
             extras: &extras,
             params,
-            report: &report,
-        });
-        out.with_pv(Self::line(&pos, &out.pv, format))
+            report,
+        })
     }
 
     fn evaluate(&self, know: &Knowledge) -> (i32, Vec<Term>) {
-        use tiao_core::game::Evaluate;
         let eval = &*know.eval;
-        let pos = self.game.position();
-        (eval.evaluate(pos), eval.terms(pos))
+        (eval.evaluate(self), eval.terms(self))
     }
 
     fn perft(
@@ -275,33 +146,74 @@ impl<R: EgdbRules> Session for DraughtsSession<R> {
         bulk: bool,
         pool: Option<&rayon::ThreadPool>,
     ) -> Vec<PerftLine> {
-        let pos = self.game.position();
         let counting = if bulk {
             Counting::Bulk
         } else {
             Counting::MakeEveryMove
         };
-        if divide {
-            let lines = perft_divide(pos, depth, counting, pool);
-            let total = lines.iter().map(|(_, n)| n).sum();
-            let mut out: Vec<PerftLine> = lines
-                .into_iter()
-                .map(|(mv, n)| PerftLine {
-                    mv: Some(write_move(pos, &mv, MoveFormat::pdn_for(R::VARIANT))),
-                    nodes: n,
-                })
-                .collect();
-            out.push(PerftLine {
-                mv: None,
-                nodes: total,
-            });
-            out
-        } else {
+        if !divide {
             let nodes = match pool {
-                Some(pool) => perft_parallel(pos, depth, counting, pool),
-                None => perft(pos, depth, counting),
+                Some(pool) => perft_parallel(self, depth, counting, pool),
+                None => perft(self, depth, counting),
             };
-            vec![PerftLine { mv: None, nodes }]
+            return vec![PerftLine { mv: None, nodes }];
+        }
+        let lines = perft_divide(self, depth, counting, pool);
+        let total = lines.iter().map(|(_, n)| n).sum();
+        let mut out: Vec<PerftLine> = lines
+            .into_iter()
+            .map(|(mv, n)| PerftLine {
+                mv: Some(write_move(self, &mv, Self::notation())),
+                nodes: n,
+            })
+            .collect();
+        out.push(PerftLine {
+            mv: None,
+            nodes: total,
+        });
+        out
+    }
+
+    fn open_tables(dir: &Path, pieces: u32) -> (Self::Tables, TablesOpen) {
+        let (egdb, damaged) = match Egdb::<R>::open_checked(dir, pieces) {
+            Ok(checked) => (checked.egdb, checked.damaged),
+            Err(e) => (Err(e), Vec::new()),
+        };
+        let damaged = damaged.iter().map(ToString::to_string).collect();
+        match egdb {
+            Ok(db) => {
+                let pieces = db.pieces();
+                (Some(Arc::new(db)), TablesOpen::Opened { pieces, damaged })
+            }
+            Err(e) => (
+                None,
+                TablesOpen::Failed {
+                    error: e.to_string(),
+                    damaged,
+                },
+            ),
+        }
+    }
+
+    fn attach_tables(tables: &VariantEgdb) -> Option<Self::Tables> {
+        R::tables(tables).cloned().map(Some)
+    }
+
+    fn tables_verdict(&self, counters: &DrawCounters, tables: &Self::Tables) -> Option<Verdict> {
+        Tablebase::probe(tables.as_deref()?, self, counters)
+    }
+
+    fn database_move(&self, tables: &Self::Tables, format: MoveFormat) -> Option<TablesMove> {
+        match database_choice(tables.as_deref()?, self)? {
+            (moves, Some(score)) if moves.len() == 1 => {
+                let verdict = if score > 0 {
+                    Verdict::Win
+                } else {
+                    Verdict::Loss
+                };
+                Some((write_move(self, &moves[0], format), verdict, score))
+            }
+            _ => None,
         }
     }
 }
@@ -354,12 +266,8 @@ fn database_choice<R: Rules>(db: &Egdb<R>, pos: &Position<R>) -> Option<Database
     {
         // Distances count from this position, the move included.
         let score = match fastest.distance {
-            Some(Distance::Win(p)) => {
-                tiao_search::score::db_score(tiao_core::game::Verdict::Win, p as usize)
-            }
-            Some(Distance::Loss(p)) => {
-                tiao_search::score::db_score(tiao_core::game::Verdict::Loss, p as usize)
-            }
+            Some(Distance::Win(p)) => tiao_search::score::db_score(Verdict::Win, p as usize),
+            Some(Distance::Loss(p)) => tiao_search::score::db_score(Verdict::Loss, p as usize),
             _ => 0,
         };
         return Some((vec![fastest.mv], Some(score)));

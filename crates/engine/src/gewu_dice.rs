@@ -6,14 +6,16 @@
 //! for itself when asked to move. The search is the expectimax of
 //! `gewu::Expectimax`, with chance nodes for the throws.
 
-use super::{GameKind, Knowledge, MoveReading, PerftLine, Session};
+use crate::board_game::{gewu_move_error, gewu_result, perft};
+use crate::session::{Current, MoveReading, PerftLine, PositionForm, SessionGame};
+use crate::{GameKind, Knowledge};
 use std::time::Instant;
 use tiao_core::game::Evaluate;
 use tiao_draughts::board::{Colour, DrawReason, Outcome as GameOutcome};
 use tiao_draughts::notation::{MoveError, MoveFormat};
 use tiao_gewu::{
-    Expectimax, GewuEval, GewuMove, GewuMoveList, GewuPosition, GewuResult, TURN_LIMIT, Throw,
-    from_fen, move_text, parse_throw, parse_throw_move, to_fen,
+    Expectimax, GewuEval, GewuMove, GewuMoveList, GewuPosition, TURN_LIMIT, Throw, from_fen,
+    move_text, parse_throw, parse_throw_move, to_fen,
 };
 use tiao_knowledge::eval::Term;
 use tiao_search::{Info, Params, SearchResult, Searcher, Stats};
@@ -23,76 +25,67 @@ const DEFAULT_DEPTH: u32 = 6;
 /// Deepest search (turns), also when only a time limit bounds it.
 const MAX_DEPTH: u32 = 40;
 
-/// A Gewu game with throws.
-#[derive(Clone)]
-pub struct GewuDiceSession {
-    start: GewuPosition,
-    positions: Vec<GewuPosition>,
-    turns: Vec<(Throw, GewuMove)>,
-    /// The throw of the side to move, once known.
-    throw: Option<Throw>,
-    /// The engine's own throws (deterministic per session, so games reproduce).
-    rng: u64,
+/// A Gewu position with the throw of the side to move, once known.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct GewuTurn {
+    pub position: GewuPosition,
+    pub throw: Option<Throw>,
 }
 
-impl Default for GewuDiceSession {
-    fn default() -> Self {
-        Self::new()
+impl GewuTurn {
+    /// The throw the engine makes for itself when nobody told it one: drawn
+    /// from the position and the turn, so that the same turn of a game gives
+    /// the same throw and games reproduce.
+    fn own_throw(&self, turns: u32) -> Throw {
+        let mut rng = tiao_core::rng::Rng::new(self.position.hash() ^ u64::from(turns));
+        Throw::from_random(rng.next_u64())
     }
 }
 
-impl GewuDiceSession {
-    pub fn new() -> Self {
-        GewuDiceSession {
-            start: GewuPosition::start(),
-            positions: Vec::new(),
-            turns: Vec::new(),
+fn turn(throw: Throw, mv: &GewuMove) -> String {
+    format!("{}:{}", throw.name(), move_text(mv))
+}
+
+impl SessionGame for GewuTurn {
+    const KIND: GameKind = GameKind::GewuDice;
+    const STOPS_AT_RESULT: bool = true;
+    type Move = (Throw, GewuMove);
+    /// Turns played since the position was set up (the game is drawn after
+    /// [`TURN_LIMIT`]).
+    type Counters = u32;
+    type Tables = ();
+
+    fn start() -> (Self, u32) {
+        let t = GewuTurn {
+            position: GewuPosition::start(),
             throw: None,
-            rng: 0x6765_7775,
+        };
+        (t, 0)
+    }
+
+    fn read_position(text: &str, _: PositionForm) -> Result<(Self, u32), String> {
+        let t = text.trim();
+        let (board, throw) = match t.rsplit_once(":T") {
+            Some((b, th)) => (b, Some(parse_throw(th).map_err(|e| e.to_string())?)),
+            None => (t, None),
+        };
+        let position = from_fen(board).map_err(|e| e.to_string())?;
+        Ok((GewuTurn { position, throw }, 0))
+    }
+
+    fn write_position(&self, _: &u32, _: PositionForm) -> String {
+        match self.throw {
+            Some(th) => format!("{}:T{}", to_fen(&self.position), th.name()),
+            None => to_fen(&self.position),
         }
     }
 
-    fn current(&self) -> &GewuPosition {
-        self.positions.last().unwrap_or(&self.start)
-    }
-
-    fn next_throw(&mut self) -> Throw {
-        self.rng ^= self.rng << 13;
-        self.rng ^= self.rng >> 7;
-        self.rng ^= self.rng << 17;
-        Throw::from_random(self.rng)
-    }
-
-    fn result(&self) -> Option<(GameOutcome, String)> {
-        match self.current().result() {
-            Some(GewuResult::Won(c)) => Some((
-                GameOutcome::Win(c),
-                format!("{} wins (a piece reached the enemy's home)", c.name()),
-            )),
-            Some(GewuResult::Deadlock) => Some((
-                GameOutcome::Draw(DrawReason::NoProgress),
-                "draw (neither side can move)".into(),
-            )),
-            None if self.turns.len() >= TURN_LIMIT => Some((
-                GameOutcome::Draw(DrawReason::NoProgress),
-                format!("draw ({TURN_LIMIT} turns)"),
-            )),
-            None => None,
-        }
-    }
-
-    /// Read `throw:move`, `throw move`, or a bare move under the known throw.
-    fn read(&self, text: &str) -> Result<(Throw, GewuMove), MoveError> {
+    /// `throw:move`, `throw move`, or a bare move under the known throw.
+    fn read_move(&self, text: &str, _: MoveReading) -> Result<Self::Move, MoveError> {
         let malformed = |reason: String| MoveError::Malformed {
             text: text.to_string(),
             reason,
         };
-        if let Some((_, why)) = self.result() {
-            return Err(MoveError::Illegal {
-                text: text.to_string(),
-                reason: format!("the game is over: {why}"),
-            });
-        }
         let t = text.trim();
         let (throw, mv) = match t.split_once([':', ' ']) {
             Some((th, mv)) => (parse_throw(th).map_err(|e| malformed(e.to_string()))?, mv),
@@ -115,113 +108,21 @@ impl GewuDiceSession {
                 ),
             });
         }
-        let m = parse_throw_move(self.current(), throw, mv)
-            .map_err(|e| super::board_game::gewu_move_error(text, e))?;
+        let m =
+            parse_throw_move(&self.position, throw, mv).map_err(|e| gewu_move_error(text, e))?;
         Ok((throw, m))
     }
-}
 
-fn turn(throw: Throw, mv: &GewuMove) -> String {
-    format!("{}:{}", throw.name(), move_text(mv))
-}
-
-impl Session for GewuDiceSession {
-    fn kind(&self) -> GameKind {
-        GameKind::GewuDice
+    fn write_move(&self, (throw, mv): &Self::Move, _: MoveFormat) -> String {
+        turn(*throw, mv)
     }
 
-    fn box_clone(&self) -> Box<dyn Session> {
-        Box::new(self.clone())
+    fn notation() -> MoveFormat {
+        MoveFormat::Hub
     }
 
-    fn reset(&mut self) {
-        *self = Self::new();
-    }
-
-    fn set_fen(&mut self, text: &str) -> Result<(), String> {
-        let t = text.trim();
-        let (board, throw) = match t.rsplit_once(":T") {
-            Some((b, th)) => (b, Some(parse_throw(th).map_err(|e| e.to_string())?)),
-            None => (t, None),
-        };
-        let pos = from_fen(board).map_err(|e| e.to_string())?;
-        *self = GewuDiceSession {
-            start: pos,
-            throw,
-            ..Self::new()
-        };
-        Ok(())
-    }
-
-    fn set_hub_position(&mut self, text: &str) -> Result<(), String> {
-        self.set_fen(text)
-    }
-
-    fn play(&mut self, text: &str, _reading: MoveReading) -> Result<String, MoveError> {
-        // A bare throw (`hei`) is the arbiter saying what the side to move threw.
-        if let Ok(throw) = parse_throw(text.trim()) {
-            if self.result().is_some() {
-                return Err(MoveError::Illegal {
-                    text: text.into(),
-                    reason: "the game is over".into(),
-                });
-            }
-            self.throw = Some(throw);
-            return Ok(throw.name().to_string());
-        }
-        let (throw, mv) = self.read(text)?;
-        let next = self.current().play(&mv);
-        self.positions.push(next);
-        self.turns.push((throw, mv));
-        self.throw = None;
-        Ok(turn(throw, &mv))
-    }
-
-    fn play_all(&mut self, moves: &[&str], reading: MoveReading) -> Result<(), (usize, MoveError)> {
-        let saved = self.clone();
-        for (i, text) in moves.iter().enumerate() {
-            if let Err(e) = self.play(text, reading) {
-                *self = saved;
-                return Err((i, e));
-            }
-        }
-        Ok(())
-    }
-
-    fn undo(&mut self) -> Option<String> {
-        let (throw, mv) = self.turns.pop()?;
-        self.positions.pop();
-        self.throw = Some(throw);
-        Some(turn(throw, &mv))
-    }
-
-    fn side(&self) -> Colour {
-        self.current().side()
-    }
-
-    fn fen(&self) -> String {
-        match self.throw {
-            Some(th) => format!("{}:T{}", to_fen(self.current()), th.name()),
-            None => to_fen(self.current()),
-        }
-    }
-
-    fn hub_position(&self) -> String {
-        self.fen()
-    }
-
-    fn diagram(&self) -> String {
-        let mut d = tiao_gewu::diagram(self.current());
-        if let Some(th) = self.throw {
-            d.push_str(&format!("Throw: {} ({})\n", th.name(), th.hanzi()));
-        }
-        d
-    }
-
-    fn legal_moves(&self, _format: MoveFormat) -> Vec<String> {
-        if self.result().is_some() {
-            return Vec::new();
-        }
+    /// Under the known throw, or under each throw when none is known.
+    fn legal_moves(&self, _: MoveFormat) -> Vec<String> {
         let throws: Vec<Throw> = match self.throw {
             Some(th) => vec![th],
             None => Throw::ALL.to_vec(),
@@ -229,47 +130,83 @@ impl Session for GewuDiceSession {
         let mut out = Vec::new();
         for th in throws {
             let mut list = GewuMoveList::new();
-            self.current().throw_moves(th, &mut list);
+            self.position.throw_moves(th, &mut list);
             out.extend(list.as_slice().iter().map(|m| turn(th, m)));
         }
         out
     }
 
-    fn history(&self, _format: MoveFormat) -> Vec<String> {
-        self.turns.iter().map(|(th, m)| turn(*th, m)).collect()
+    fn play(&self, turns: &u32, (_, mv): &Self::Move) -> (Self, u32) {
+        let next = GewuTurn {
+            position: self.position.play(mv),
+            throw: None,
+        };
+        (next, turns + 1)
     }
 
-    fn outcome(&self) -> Option<GameOutcome> {
-        self.result().map(|(o, _)| o)
+    /// The turn was played with its throw known.
+    fn as_played(&self, (throw, _): &Self::Move) -> Self {
+        GewuTurn {
+            throw: Some(*throw),
+            ..*self
+        }
     }
 
-    fn result_text(&self) -> Option<String> {
-        self.result().map(|(_, t)| t)
+    /// A bare throw (`hei`) is the arbiter saying what the side to move threw.
+    fn read_event(&self, text: &str) -> Option<Result<(Self, String), MoveError>> {
+        let throw = parse_throw(text.trim()).ok()?;
+        let next = GewuTurn {
+            throw: Some(throw),
+            ..*self
+        };
+        Some(Ok((next, throw.name().to_string())))
     }
 
-    fn convert(
-        &self,
-        text: &str,
-        _reading: MoveReading,
-        _format: MoveFormat,
-    ) -> Result<String, MoveError> {
-        self.read(text).map(|(th, m)| turn(th, &m))
+    /// The throw is not part of the hash: no rule looks back at throws.
+    fn hash(&self) -> u64 {
+        self.position.hash()
     }
 
+    fn side(&self) -> Colour {
+        self.position.side()
+    }
+
+    fn result(&self, turns: &u32, _earlier: &[u64]) -> Option<(GameOutcome, String)> {
+        gewu_result(&self.position).or_else(|| {
+            (*turns as usize >= TURN_LIMIT).then(|| {
+                (
+                    GameOutcome::Draw(DrawReason::NoProgress),
+                    format!("draw ({TURN_LIMIT} turns)"),
+                )
+            })
+        })
+    }
+
+    fn diagram(&self) -> String {
+        let mut d = tiao_gewu::diagram(&self.position);
+        if let Some(th) = self.throw {
+            d.push_str(&format!("Throw: {} ({})\n", th.name(), th.hanzi()));
+        }
+        d
+    }
+
+    /// The expectimax of `gewu::Expectimax`, deepened turn by turn, so that
+    /// a time or node limit or a `stop` ends it with the deepest completed
+    /// choice (depth 1 always completes).
     fn search(
-        &self,
+        current: &Current<'_, Self>,
         searcher: &mut Searcher,
-        _know: &Knowledge,
+        _: &Knowledge,
         params: &Params,
-        _format: MoveFormat,
-        report: &(dyn Fn(&Info<String>) + Sync),
-    ) -> SearchResult<String> {
+        report: &(dyn Fn(&Info<Self::Move>) + Sync),
+    ) -> SearchResult<Self::Move> {
+        let here = current.position;
+        let pos = here.position;
         let start = Instant::now();
-        // The engine throws for itself when nobody told it the throw; a copy
-        // of the session draws it so that the same position gives the same throw.
-        let throw = self.throw.unwrap_or_else(|| self.clone().next_throw());
-        // Iterative deepening, so that a time limit or a `stop` ends the
-        // search with the deepest completed choice (depth 1 always completes).
+        // The engine throws for itself when nobody told it the throw.
+        let throw = here
+            .throw
+            .unwrap_or_else(|| here.own_throw(current.counters));
         let deadlines = tiao_search::time::allocate(&params.limits);
         let deadline = deadlines.hard.map(|t| start + t);
         // With a clock, no new turn is started after the soft deadline.
@@ -288,13 +225,13 @@ impl Session for GewuDiceSession {
             let c = control.clone();
             let mut ex = Expectimax::new(GewuEval)
                 .with_stop(move || c.is_stopped() || deadline.is_some_and(|d| Instant::now() >= d));
-            let (mv, value) = ex.choose(self.current(), throw, depth);
+            let (mv, value) = ex.choose(&pos, throw, depth);
             nodes += ex.nodes();
             if ex.stopped() && best_found.is_some() {
                 break;
             }
             let score = (value * 100.0).round() as i32;
-            let best = turn(throw, &mv);
+            let best = (throw, mv);
             report(&Info {
                 depth,
                 mean_depth: f64::from(depth),
@@ -302,7 +239,7 @@ impl Session for GewuDiceSession {
                 score,
                 nodes,
                 time: start.elapsed(),
-                pv: vec![best.clone()],
+                pv: vec![best],
                 multipv: 1,
             });
             best_found = Some((best, score, depth));
@@ -313,34 +250,31 @@ impl Session for GewuDiceSession {
                 break;
             }
         }
-        let (best, score, depth) = best_found.unwrap_or_default();
+        let (best, score, depth) = best_found.map_or((None, 0, 0), |(b, s, d)| (Some(b), s, d));
         SearchResult {
             stats: Stats::default(),
-            best: Some(best.clone()),
+            best,
             ponder: None,
             score,
             depth,
             nodes,
             time: start.elapsed(),
-            pv: vec![best],
+            pv: best.into_iter().collect(),
         }
     }
 
-    fn evaluate(&self, _know: &Knowledge) -> (i32, Vec<Term>) {
-        (GewuEval.evaluate(self.current()), Vec::new())
+    fn evaluate(&self, _: &Knowledge) -> (i32, Vec<Term>) {
+        (GewuEval.evaluate(&self.position), Vec::new())
     }
 
+    /// The throw tree has no perft convention; this counts the free-form tree.
     fn perft(
         &self,
         depth: u32,
-        _divide: bool,
+        divide: bool,
         _bulk: bool,
         _pool: Option<&rayon::ThreadPool>,
     ) -> Vec<PerftLine> {
-        // The throw tree has no perft convention; count the free-form tree.
-        let free = super::board_game::BoardGameSession::<GewuPosition>::default();
-        let mut s = free;
-        let _ = s.set_fen(&to_fen(self.current()));
-        s.perft(depth, false, true, None)
+        perft(&self.position, depth, divide, move_text)
     }
 }

@@ -7,8 +7,9 @@
 //! ([`Engine::choose_move`]: book, else databases, else search); they only
 //! translate between their protocol and this.
 //!
-//! Each variant is a monomorphised [`Session`] implementation; switching
-//! variants replaces the session and keeps the searcher (threads and table).
+//! Every game is one [`GameSession<G>`] (`session.rs`), monomorphised for
+//! its position type `G`; switching variants replaces the session and keeps
+//! the searcher (threads and table).
 //! Tools that only need the rules of a game (perft, the match runner's
 //! arbiter) use sessions directly.
 
@@ -19,21 +20,23 @@ mod draughts;
 mod gewu_dice;
 mod kind;
 pub mod options;
+mod session;
 
-pub use board_game::{BoardGameSession, TextGame};
 pub use decision::{DatabaseMove, Decision, Purpose};
-pub use draughts::DraughtsSession;
-pub use gewu_dice::GewuDiceSession;
+pub use gewu_dice::GewuTurn;
 pub use kind::{GameKind, UnknownGame};
 pub use options::{OptionError, OptionKind, OptionSpec};
+pub use session::{
+    Current, GameSession, MoveReading, PerftLine, PositionForm, Session, SessionGame, TablesMove,
+    TablesOpen, new_game_session, new_session,
+};
 
 use std::collections::HashMap;
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
 use std::sync::Arc;
 use tiao_draughts::board::{Colour, Outcome as GameOutcome, Variant};
 use tiao_draughts::notation::{MoveError, MoveFormat};
 use tiao_knowledge::book::{Book, BookChoice, BookSettings};
-use tiao_knowledge::endgame::VariantEgdb;
 use tiao_knowledge::eval::Term;
 use tiao_knowledge::eval::pattern_select::EvalChoice;
 use tiao_search::{Control, Info, Mode, Params, SearchResult, Searcher};
@@ -42,162 +45,12 @@ use tiao_search::{Control, Info, Mode, Params, SearchResult, Searcher};
 /// without a `level`, text-mode `go`): one definition for every front end.
 pub const DEFAULT_MOVE_TIME: std::time::Duration = std::time::Duration::from_secs(1);
 
-/// How move text from outside is read.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum MoveReading {
-    /// Hub: captures list their captured squares (`28x19x23`).
-    Hub,
-    /// Anything a person might type: Hub form, PDN short or full path,
-    /// numeric or algebraic squares.
-    Any,
-}
-
 /// What the engine knows besides the rules and the tables: the evaluation.
 /// Shared by every session (cheap to clone). The endgame tables are typed
 /// by rule set and belong to the draughts session ([`Session::open_tables`]).
 #[derive(Clone, Default)]
 pub struct Knowledge {
     pub eval: Arc<EvalChoice>,
-}
-
-/// What a session's [`Session::open_tables`] found.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub enum TablesOpen {
-    /// The game has no endgame tables.
-    NotForThisGame,
-    /// A set complete up to `pieces` pieces is in use; the damaged tables
-    /// left out are named.
-    Opened { pieces: u32, damaged: Vec<String> },
-    /// No usable set: why, and the damaged tables among the reasons.
-    Failed { error: String, damaged: Vec<String> },
-}
-
-/// A perft result line.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct PerftLine {
-    /// The root move (divide) or `None` for the total.
-    pub mv: Option<String>,
-    pub nodes: u64,
-}
-
-/// One game of one variant: position, history and rules, as text.
-pub trait Session: Send {
-    /// The game played.
-    fn kind(&self) -> GameKind;
-    /// The draughts variant, if the game is draughts.
-    fn variant(&self) -> Option<Variant> {
-        self.kind().variant()
-    }
-    /// A copy of the game (to restore it if a multi-step change fails).
-    fn box_clone(&self) -> Box<dyn Session>;
-    /// Back to the start position, no moves played.
-    fn reset(&mut self);
-    /// Set up a position from a FEN (numeric or algebraic squares).
-    fn set_fen(&mut self, fen: &str) -> Result<(), String>;
-    /// Set up a position from a Hub position string.
-    fn set_hub_position(&mut self, text: &str) -> Result<(), String>;
-    /// Play one move; returns it in the variant's usual notation.
-    fn play(&mut self, text: &str, reading: MoveReading) -> Result<String, MoveError>;
-    /// Play several moves, all or none: on an error the game is unchanged
-    /// and the index of the offending move is returned with the error.
-    fn play_all(&mut self, moves: &[&str], reading: MoveReading) -> Result<(), (usize, MoveError)>;
-    /// Take back the last move; returns it.
-    fn undo(&mut self) -> Option<String>;
-    fn side(&self) -> Colour;
-    fn fen(&self) -> String;
-    fn hub_position(&self) -> String;
-    /// A text picture of the board.
-    fn diagram(&self) -> String;
-    /// Legal moves in the given format.
-    fn legal_moves(&self, format: MoveFormat) -> Vec<String>;
-    /// Moves played so far, in the given format.
-    fn history(&self, format: MoveFormat) -> Vec<String>;
-    /// The game's result by the rules, if it is over.
-    fn outcome(&self) -> Option<GameOutcome>;
-    /// Open the game's endgame tables with up to `pieces` pieces from
-    /// `dir`, checking every block (the session keeps them, typed by its
-    /// rule set, for its searches and probes). Games without tables say so.
-    fn open_tables(&mut self, _dir: &Path, _pieces: u32) -> TablesOpen {
-        TablesOpen::NotForThisGame
-    }
-    /// Use tables already open (shared, as a match runner shares one set
-    /// among its games); `false` when they are not this game's.
-    fn attach_tables(&mut self, _tables: &VariantEgdb) -> bool {
-        false
-    }
-    /// Stop using endgame tables.
-    fn close_tables(&mut self) {}
-    /// The value of the current position in the session's endgame tables,
-    /// for the side to move, if they cover it (draughts only).
-    fn tables_verdict(&self) -> Option<tiao_core::game::Verdict> {
-        None
-    }
-    /// The tables' move when they cover the current position and name the
-    /// one best move (the fastest win, the slowest loss): the move in
-    /// `format`, the position's value and its score (draughts only).
-    fn database_move(
-        &self,
-        _format: MoveFormat,
-    ) -> Option<(String, tiao_core::game::Verdict, i32)> {
-        None
-    }
-    /// What an opening book looks the position up by: its hash (as the
-    /// book computes it) and the plies played since the position was set
-    /// up. `None` for games without books.
-    fn book_key(&self) -> Option<(u64, u32)> {
-        None
-    }
-    /// The result as a sentence, if the game is over (`white wins (...)`).
-    fn result_text(&self) -> Option<String> {
-        self.outcome().map(|o| match o {
-            GameOutcome::Win(c) => format!("{} wins ({} cannot move)", c.name(), (!c).name()),
-            GameOutcome::Draw(reason) => format!("draw ({reason})"),
-        })
-    }
-    /// Write `mv` (a legal move in text) in another format.
-    fn convert(
-        &self,
-        text: &str,
-        reading: MoveReading,
-        format: MoveFormat,
-    ) -> Result<String, MoveError>;
-    /// Search the current position. Moves in the result are in `format`.
-    fn search(
-        &self,
-        searcher: &mut Searcher,
-        know: &Knowledge,
-        params: &Params,
-        format: MoveFormat,
-        report: &(dyn Fn(&Info<String>) + Sync),
-    ) -> SearchResult<String>;
-    /// The static evaluation of the current position, side to move's view, and its terms.
-    fn evaluate(&self, know: &Knowledge) -> (i32, Vec<Term>);
-    /// perft of the current position (with `divide`, one line per root move, then the total).
-    fn perft(
-        &self,
-        depth: u32,
-        divide: bool,
-        bulk: bool,
-        pool: Option<&rayon::ThreadPool>,
-    ) -> Vec<PerftLine>;
-}
-
-/// A new session of a variant at its start position.
-pub fn new_session(v: Variant) -> Box<dyn Session> {
-    tiao_draughts::with_rules!(v, R => Box::new(DraughtsSession::<R>::new()))
-}
-
-/// A new session of any game at its start position.
-pub fn new_game_session(kind: GameKind) -> Box<dyn Session> {
-    use tiao_gewu::GewuPosition;
-    use tiao_halma::{Halma8, Halma10, HalmaPosition};
-    match kind {
-        GameKind::Draughts(v) => new_session(v),
-        GameKind::Halma8 => Box::new(BoardGameSession::<HalmaPosition<Halma8>>::new()),
-        GameKind::Halma10 => Box::new(BoardGameSession::<HalmaPosition<Halma10>>::new()),
-        GameKind::Gewu => Box::new(BoardGameSession::<GewuPosition>::new()),
-        GameKind::GewuDice => Box::new(GewuDiceSession::new()),
-    }
 }
 
 /// Engine settings shared by the front ends.
