@@ -1,7 +1,8 @@
 //! The pattern evaluation: exact colour symmetry on thousands of random
 //! positions of each variant, agreement with v1 when its tables are empty,
 //! clear errors for damaged weights files, and an engine that still plays
-//! after a failed load.
+//! after a failed load; each rule set's own evaluation (what a session
+//! of it owns) evaluates as the engine's choice does.
 
 mod playout_support;
 
@@ -249,4 +250,74 @@ fn evaluation_choice_reads_both_formats() {
     assert!(EvalChoice::named("nnue").is_err());
     let _ = std::fs::remove_file(&v1);
     let _ = std::fs::remove_file(&pat);
+}
+
+fn same_as_the_choice<R: Rules>(choice: &EvalChoice, positions: &[Position<R>]) {
+    let own = choice.of_rules::<R>();
+    for pos in positions {
+        assert_eq!(own.evaluate(pos), choice.evaluate(pos), "{pos:?}");
+        assert_eq!(own.terms(pos), choice.terms(pos), "{pos:?}");
+    }
+}
+
+#[test]
+fn a_rule_sets_own_evaluation_is_the_choice_for_that_rule_set() {
+    use tiao::board::Canadian;
+    for choice in [
+        EvalChoice::default(),
+        EvalChoice::V1(Evaluator::default()),
+        EvalChoice::Pattern(PatternEval::v1_only().with(random_weights(Variant::Russian, 7))),
+    ] {
+        same_as_the_choice(&choice, &random_positions::<International>(300, 31));
+        same_as_the_choice(&choice, &random_positions::<Russian>(300, 32));
+        same_as_the_choice(&choice, &random_positions::<Brazilian>(300, 33));
+        // No pattern weights: v1 evaluates it.
+        same_as_the_choice(&choice, &random_positions::<Canadian>(100, 34));
+    }
+}
+
+#[test]
+fn a_weights_file_changes_only_the_evaluation_of_its_rule_set() {
+    use tiao::engine::{Engine, Options, PositionText};
+    let w = random_weights(Variant::Russian, 8);
+    let path = temp_path("russian.bin");
+    w.save(&path).expect("write weights");
+    let loaded = EvalChoice::Pattern(PatternEval::builtin().with(w));
+    let builtin = EvalChoice::default();
+    // A position where the random weights and the shipped ones disagree.
+    let russian = random_positions::<Russian>(50, 9)
+        .into_iter()
+        .find(|p| loaded.evaluate(p) != builtin.evaluate(p))
+        .expect("random weights differ from the shipped ones somewhere");
+    let international = random_positions::<International>(1, 10)[0];
+
+    let mut engine = Engine::new(Options::default()).expect("engine");
+    let fen = tiao::notation::write_fen(&international);
+    engine
+        .set_position(PositionText::Fen(&fen), &[], tiao::engine::MoveReading::Any)
+        .expect("position");
+    let before = engine.evaluate().0;
+    engine
+        .set_option("eval-file", &path.display().to_string())
+        .expect("load the Russian weights");
+    assert_eq!(engine.evaluate().0, before, "international unchanged");
+    assert_eq!(before, builtin.evaluate(&international));
+
+    engine.set_option("variant", "russian").expect("switch");
+    let fen = tiao::notation::write_fen(&russian);
+    engine
+        .set_position(PositionText::Fen(&fen), &[], tiao::engine::MoveReading::Any)
+        .expect("position");
+    assert_eq!(
+        engine.evaluate().0,
+        loaded.evaluate(&russian),
+        "the file's weights"
+    );
+    engine.set_option("eval", "v1").expect("v1");
+    assert_eq!(
+        engine.evaluate().0,
+        Evaluator::default().evaluate(&russian),
+        "v1 replaces the weights of the session in play"
+    );
+    let _ = std::fs::remove_file(&path);
 }

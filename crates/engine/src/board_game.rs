@@ -3,8 +3,8 @@
 //! and perft over its [`Game`] implementation (they need no knowledge
 //! besides the game's evaluation).
 
+use crate::GameKind;
 use crate::session::{Current, MoveReading, PerftLine, PositionForm, SessionGame};
-use crate::{GameKind, Knowledge};
 use tiao_core::game::{Evaluate, Game, MoveBuffer};
 use tiao_draughts::board::{Colour, DrawReason, Outcome as GameOutcome};
 use tiao_draughts::notation::{MoveError, MoveFormat};
@@ -130,7 +130,7 @@ impl<B: HalmaBoard> SessionGame for HalmaPosition<B> {
     const STOPS_AT_RESULT: bool = true;
     type Move = <Self as Game>::Move;
     type Counters = HalmaCounters;
-    type Tables = ();
+    type Knowledge = ();
 
     fn start() -> (Self, HalmaCounters) {
         (HalmaPosition::start(), HalmaCounters::START)
@@ -166,13 +166,12 @@ impl<B: HalmaBoard> SessionGame for HalmaPosition<B> {
     fn search(
         current: &Current<'_, Self>,
         searcher: &mut Searcher,
-        _: &Knowledge,
         params: &Params,
         report: &(dyn Fn(&Info<Self::Move>) + Sync),
     ) -> SearchResult<Self::Move> {
         search::<Self, HalmaEval>(current, searcher, params, report)
     }
-    fn evaluate(&self, _: &Knowledge) -> (i32, Vec<Term>) {
+    fn evaluate(&self, _: &()) -> (i32, Vec<Term>) {
         (HalmaEval.evaluate(self), Vec::new())
     }
     fn perft(
@@ -207,7 +206,7 @@ impl SessionGame for GewuPosition {
     const STOPS_AT_RESULT: bool = true;
     type Move = tiao_gewu::GewuMove;
     type Counters = ();
-    type Tables = ();
+    type Knowledge = ();
 
     fn start() -> (Self, ()) {
         (GewuPosition::start(), ())
@@ -250,13 +249,12 @@ impl SessionGame for GewuPosition {
     fn search(
         current: &Current<'_, Self>,
         searcher: &mut Searcher,
-        _: &Knowledge,
         params: &Params,
         report: &(dyn Fn(&Info<Self::Move>) + Sync),
     ) -> SearchResult<Self::Move> {
         search::<Self, GewuEval>(current, searcher, params, report)
     }
-    fn evaluate(&self, _: &Knowledge) -> (i32, Vec<Term>) {
+    fn evaluate(&self, _: &()) -> (i32, Vec<Term>) {
         (GewuEval.evaluate(self), Vec::new())
     }
     fn perft(

@@ -1,11 +1,12 @@
 //! Draughts of one rule set `R` as a [`SessionGame`]: the bridge between
-//! text (FEN, Hub strings, move notation) and the typed position, its
-//! endgame tables (`Egdb<R>`, kept by the session) and the search.
+//! text (FEN, Hub strings, move notation) and the typed position, what a
+//! session of `R` knows ([`DraughtsKnowledge<R>`]: `R`'s evaluation weights
+//! and endgame tables) and the search.
 
+use crate::GameKind;
 use crate::session::{
     Current, MoveReading, PerftLine, PositionForm, SessionGame, TablesMove, TablesOpen,
 };
-use crate::{GameKind, Knowledge};
 use std::path::Path;
 use std::sync::Arc;
 use tiao_core::game::{Evaluate, Verdict};
@@ -20,16 +21,50 @@ use tiao_draughts::notation::{
 use tiao_draughts::record;
 use tiao_knowledge::endgame::{Distance, Egdb, EgdbRules, VariantEgdb, Wdl};
 use tiao_knowledge::eval::Term;
-use tiao_knowledge::eval::pattern_select::WithEvaluator;
+use tiao_knowledge::eval::pattern_select::{EvalChoice, EvalOf, WithEvaluator};
 use tiao_search::{Extras, Info, Params, Root, SearchResult, Searcher, Tablebase};
+
+/// What a session of rule set `R` knows besides the rules.
+pub struct DraughtsKnowledge<R: Rules> {
+    /// `R`'s part of the evaluation the engine chose; `None`: the built-in one.
+    eval: Option<EvalOf<R>>,
+    /// The endgame tables of `R`, once opened.
+    egdb: Option<Arc<Egdb<R>>>,
+}
+
+impl<R: Rules> Default for DraughtsKnowledge<R> {
+    fn default() -> Self {
+        DraughtsKnowledge {
+            eval: None,
+            egdb: None,
+        }
+    }
+}
+
+impl<R: Rules> Clone for DraughtsKnowledge<R> {
+    fn clone(&self) -> Self {
+        DraughtsKnowledge {
+            eval: self.eval.clone(),
+            egdb: self.egdb.clone(),
+        }
+    }
+}
+
+impl<R: Rules> DraughtsKnowledge<R> {
+    fn eval(&self) -> EvalOf<R> {
+        match &self.eval {
+            Some(e) => e.clone(),
+            None => EvalChoice::builtin().of_rules(),
+        }
+    }
+}
 
 impl<R: EgdbRules> SessionGame for Position<R> {
     const KIND: GameKind = GameKind::Draughts(R::VARIANT);
     const STOPS_AT_RESULT: bool = false;
     type Move = Move<Word<R>>;
     type Counters = DrawCounters;
-    /// The endgame tables of `R`, once opened.
-    type Tables = Option<Arc<Egdb<R>>>;
+    type Knowledge = DraughtsKnowledge<R>;
 
     fn start() -> (Self, DrawCounters) {
         let pos = Position::start();
@@ -106,7 +141,6 @@ impl<R: EgdbRules> SessionGame for Position<R> {
     fn search(
         current: &Current<'_, Self>,
         searcher: &mut Searcher,
-        know: &Knowledge,
         params: &Params,
         report: &(dyn Fn(&Info<Self::Move>) + Sync),
     ) -> SearchResult<Self::Move> {
@@ -115,7 +149,7 @@ impl<R: EgdbRules> SessionGame for Position<R> {
             counters: current.counters,
             history: record::reversible(&current.counters, current.earlier).to_vec(),
         };
-        let egdb = current.tables.as_deref();
+        let egdb = current.knowledge.egdb.as_deref();
         // The moves the databases keep, if they cover the position (the
         // move they name as the one best is [`Session::database_move`]'s).
         let choice = egdb.and_then(|db| database_choice(db, &root.position));
@@ -125,7 +159,7 @@ impl<R: EgdbRules> SessionGame for Position<R> {
             root_moves: only.as_deref(),
         };
         // The search is compiled per evaluator: the choice is made here, once.
-        know.eval.with_evaluator(Search {
+        current.knowledge.eval().with_evaluator(Search {
             searcher,
             root: &root,
             extras: &extras,
@@ -134,8 +168,8 @@ impl<R: EgdbRules> SessionGame for Position<R> {
         })
     }
 
-    fn evaluate(&self, know: &Knowledge) -> (i32, Vec<Term>) {
-        let eval = &*know.eval;
+    fn evaluate(&self, knowledge: &DraughtsKnowledge<R>) -> (i32, Vec<Term>) {
+        let eval = knowledge.eval();
         (eval.evaluate(self), eval.terms(self))
     }
 
@@ -174,7 +208,12 @@ impl<R: EgdbRules> SessionGame for Position<R> {
         out
     }
 
-    fn open_tables(dir: &Path, pieces: u32) -> (Self::Tables, TablesOpen) {
+    fn set_eval(knowledge: &mut DraughtsKnowledge<R>, eval: &EvalChoice) {
+        knowledge.eval = Some(eval.of_rules());
+    }
+
+    fn open_tables(knowledge: &mut DraughtsKnowledge<R>, dir: &Path, pieces: u32) -> TablesOpen {
+        knowledge.egdb = None;
         let (egdb, damaged) = match Egdb::<R>::open_checked(dir, pieces) {
             Ok(checked) => (checked.egdb, checked.damaged),
             Err(e) => (Err(e), Vec::new()),
@@ -183,28 +222,35 @@ impl<R: EgdbRules> SessionGame for Position<R> {
         match egdb {
             Ok(db) => {
                 let pieces = db.pieces();
-                (Some(Arc::new(db)), TablesOpen::Opened { pieces, damaged })
+                knowledge.egdb = Some(Arc::new(db));
+                TablesOpen::Opened { pieces, damaged }
             }
-            Err(e) => (
-                None,
-                TablesOpen::Failed {
-                    error: e.to_string(),
-                    damaged,
-                },
-            ),
+            Err(e) => TablesOpen::Failed {
+                error: e.to_string(),
+                damaged,
+            },
         }
     }
 
-    fn attach_tables(tables: &VariantEgdb) -> Option<Self::Tables> {
-        R::tables(tables).cloned().map(Some)
+    fn attach_tables(knowledge: &mut DraughtsKnowledge<R>, tables: &VariantEgdb) -> bool {
+        knowledge.egdb = R::tables(tables).cloned();
+        knowledge.egdb.is_some()
     }
 
-    fn tables_verdict(&self, counters: &DrawCounters, tables: &Self::Tables) -> Option<Verdict> {
-        Tablebase::probe(tables.as_deref()?, self, counters)
+    fn close_tables(knowledge: &mut DraughtsKnowledge<R>) {
+        knowledge.egdb = None;
     }
 
-    fn database_move(&self, tables: &Self::Tables, format: MoveFormat) -> Option<TablesMove> {
-        match database_choice(tables.as_deref()?, self)? {
+    fn tables_verdict(
+        &self,
+        counters: &DrawCounters,
+        knowledge: &Self::Knowledge,
+    ) -> Option<Verdict> {
+        Tablebase::probe(knowledge.egdb.as_deref()?, self, counters)
+    }
+
+    fn database_move(&self, knowledge: &Self::Knowledge, format: MoveFormat) -> Option<TablesMove> {
+        match database_choice(knowledge.egdb.as_deref()?, self)? {
             (moves, Some(score)) if moves.len() == 1 => {
                 let verdict = if score > 0 {
                     Verdict::Win

@@ -6,9 +6,9 @@
 //! for itself when asked to move. The search is the expectimax of
 //! `gewu::Expectimax`, with chance nodes for the throws.
 
+use crate::GameKind;
 use crate::board_game::{gewu_move_error, gewu_result, perft};
 use crate::session::{Current, MoveReading, PerftLine, PositionForm, SessionGame};
-use crate::{GameKind, Knowledge};
 use std::time::Instant;
 use tiao_core::game::Evaluate;
 use tiao_draughts::board::{Colour, DrawReason, Outcome as GameOutcome};
@@ -53,7 +53,7 @@ impl SessionGame for GewuTurn {
     /// Turns played since the position was set up (the game is drawn after
     /// [`TURN_LIMIT`]).
     type Counters = u32;
-    type Tables = ();
+    type Knowledge = ();
 
     fn start() -> (Self, u32) {
         let t = GewuTurn {
@@ -196,7 +196,6 @@ impl SessionGame for GewuTurn {
     fn search(
         current: &Current<'_, Self>,
         searcher: &mut Searcher,
-        _: &Knowledge,
         params: &Params,
         report: &(dyn Fn(&Info<Self::Move>) + Sync),
     ) -> SearchResult<Self::Move> {
@@ -263,7 +262,7 @@ impl SessionGame for GewuTurn {
         }
     }
 
-    fn evaluate(&self, _: &Knowledge) -> (i32, Vec<Term>) {
+    fn evaluate(&self, _: &()) -> (i32, Vec<Term>) {
         (GewuEval.evaluate(&self.position), Vec::new())
     }
 

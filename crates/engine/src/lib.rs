@@ -45,14 +45,6 @@ use tiao_search::{Control, Info, Mode, Params, SearchResult, Searcher};
 /// without a `level`, text-mode `go`): one definition for every front end.
 pub const DEFAULT_MOVE_TIME: std::time::Duration = std::time::Duration::from_secs(1);
 
-/// What the engine knows besides the rules and the tables: the evaluation.
-/// Shared by every session (cheap to clone). The endgame tables are typed
-/// by rule set and belong to the draughts session ([`Session::open_tables`]).
-#[derive(Clone, Default)]
-pub struct Knowledge {
-    pub eval: Arc<EvalChoice>,
-}
-
 /// Engine settings shared by the front ends.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Options {
@@ -169,7 +161,9 @@ impl std::error::Error for PositionError {}
 pub struct Engine {
     session: Box<dyn Session>,
     searcher: Searcher,
-    know: Knowledge,
+    /// The evaluation the options chose, for every variant; the session
+    /// owns its rule set's part of it ([`Session::set_eval`]).
+    eval: EvalChoice,
     options: Options,
     /// The opening book of the current variant, once [`Engine::load_book`] found one.
     book: Option<Arc<LoadedBook>>,
@@ -195,7 +189,7 @@ impl Engine {
         Ok(Engine {
             session: new_session(options.variant),
             searcher: Searcher::new(options.threads, options.hash_mib)?,
-            know: Knowledge::default(),
+            eval: EvalChoice::builtin().clone(),
             options,
             book: None,
             book_wanted: false,
@@ -249,6 +243,7 @@ impl Engine {
             self.options.variant = v;
         }
         self.session = new_game_session(kind);
+        self.session.set_eval(&self.eval);
         self.searcher.clear();
         let mut problems = Vec::new();
         // Tables are per variant: open the new variant's, if any are wanted.
@@ -430,6 +425,12 @@ impl Engine {
         Ok(())
     }
 
+    /// Evaluate with `eval` from now on, in this variant and the next.
+    fn set_eval(&mut self, eval: EvalChoice) {
+        self.session.set_eval(&eval);
+        self.eval = eval;
+    }
+
     /// Forget the game's search results (new game).
     pub fn new_game(&mut self) {
         self.searcher.clear();
@@ -464,7 +465,7 @@ impl Engine {
         report: &(dyn Fn(&Info<String>) + Sync),
     ) -> SearchResult<String> {
         self.session
-            .search(&mut self.searcher, &self.know, params, format, report)
+            .search(&mut self.searcher, params, format, report)
     }
 
     /// The opening book in play, if one was opened.
@@ -588,7 +589,7 @@ impl Engine {
 
     /// The static evaluation of the current position, side to move's view, and its terms.
     pub fn evaluate(&self) -> (i32, Vec<Term>) {
-        self.session.evaluate(&self.know)
+        self.session.evaluate()
     }
 
     /// perft of the current position (with `divide`, one line per root move, then the total).

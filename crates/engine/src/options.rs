@@ -11,7 +11,6 @@ use super::{Engine, GameKind};
 use std::fmt;
 use std::ops::RangeInclusive;
 use std::path::PathBuf;
-use std::sync::Arc;
 use tiao_knowledge::eval::pattern_select::EvalChoice;
 
 /// What values an option takes, and its default.
@@ -367,7 +366,7 @@ impl Engine {
             "hash" => o.hash_mib.to_string(),
             "tt-size" => self.tt_size.to_string(),
             "multipv" => o.multipv.to_string(),
-            "eval" => self.know.eval.name().to_string(),
+            "eval" => self.eval.name().to_string(),
             "eval-file" => self.eval_file.clone(),
             "egdb-pieces" | "bb-size" => o.egdb_pieces.to_string(),
             "egdb-dir" => o.egdb_dir.display().to_string(),
@@ -481,15 +480,16 @@ impl Engine {
                 self.tt_size = int as u32;
             }
             "multipv" => self.options.multipv = int as usize,
-            "eval" => self.know.eval = Arc::new(EvalChoice::named(text).map_err(refused)?),
+            "eval" => self.set_eval(EvalChoice::named(text).map_err(refused)?),
             "eval-file" => {
-                self.eval_file = text.to_string();
-                self.know.eval = Arc::new(if text.is_empty() {
-                    EvalChoice::default()
+                let eval = if text.is_empty() {
+                    EvalChoice::builtin().clone()
                 } else {
                     EvalChoice::load(std::path::Path::new(text))
                         .map_err(|e| refused(format!("{e}; keeping the current evaluation")))?
-                });
+                };
+                self.eval_file = text.to_string();
+                self.set_eval(eval);
             }
             "egdb-pieces" | "bb-size" => {
                 self.options.egdb_pieces = int as u32;

@@ -7,13 +7,14 @@
 //! in `gewu_dice.rs`). The record of the game (start, positions, moves,
 //! counters, all-or-nothing move lists, undo) is kept here, once.
 
-use super::{GameKind, Knowledge};
+use super::GameKind;
 use std::path::Path;
 use tiao_core::game::Verdict;
 use tiao_draughts::board::{Colour, Outcome as GameOutcome, Variant};
 use tiao_draughts::notation::{MoveError, MoveFormat};
 use tiao_knowledge::endgame::VariantEgdb;
 use tiao_knowledge::eval::Term;
+use tiao_knowledge::eval::pattern_select::EvalChoice;
 use tiao_search::{Info, Params, SearchResult, Searcher};
 
 /// How move text from outside is read.
@@ -122,17 +123,19 @@ pub trait Session: Send {
         reading: MoveReading,
         format: MoveFormat,
     ) -> Result<String, MoveError>;
+    /// Evaluate with `eval` from now on (the session keeps its game's part
+    /// of it: the weights of its rule set).
+    fn set_eval(&mut self, eval: &EvalChoice);
     /// Search the current position. Moves in the result are in `format`.
     fn search(
         &self,
         searcher: &mut Searcher,
-        know: &Knowledge,
         params: &Params,
         format: MoveFormat,
         report: &(dyn Fn(&Info<String>) + Sync),
     ) -> SearchResult<String>;
     /// The static evaluation of the current position, side to move's view, and its terms.
-    fn evaluate(&self, know: &Knowledge) -> (i32, Vec<Term>);
+    fn evaluate(&self) -> (i32, Vec<Term>);
     /// perft of the current position (with `divide`, one line per root move, then the total).
     fn perft(
         &self,
@@ -149,8 +152,8 @@ pub struct Current<'a, G: SessionGame> {
     pub counters: G::Counters,
     /// Hashes of the earlier positions of the game, oldest first.
     pub earlier: &'a [u64],
-    /// What the session keeps for the game's searches (its endgame tables).
-    pub tables: &'a G::Tables,
+    /// What the session knows of the game (its evaluation, its tables).
+    pub knowledge: &'a G::Knowledge,
 }
 
 /// A game as a [`GameSession`] plays it: its notation, its result, its
@@ -166,9 +169,10 @@ pub trait SessionGame: Copy + Send + Sync + 'static {
     type Move: Copy + Send + Sync;
     /// The rules' counters along the game (move counts for draw rules).
     type Counters: Copy + Send + Sync;
-    /// What the session keeps for its searches besides the rules: the
-    /// endgame tables of a draughts rule set, nothing for other games.
-    type Tables: Clone + Default + Send + Sync;
+    /// What the session knows of the game besides the rules, typed by the
+    /// game: for a draughts rule set its evaluation weights and endgame
+    /// tables; nothing for games that evaluate by a fixed formula.
+    type Knowledge: Clone + Default + Send + Sync;
 
     fn start() -> (Self, Self::Counters);
     fn read_position(text: &str, form: PositionForm) -> Result<(Self, Self::Counters), String>;
@@ -199,11 +203,10 @@ pub trait SessionGame: Copy + Send + Sync + 'static {
     fn search(
         current: &Current<'_, Self>,
         searcher: &mut Searcher,
-        know: &Knowledge,
         params: &Params,
         report: &(dyn Fn(&Info<Self::Move>) + Sync),
     ) -> SearchResult<Self::Move>;
-    fn evaluate(&self, know: &Knowledge) -> (i32, Vec<Term>);
+    fn evaluate(&self, knowledge: &Self::Knowledge) -> (i32, Vec<Term>);
     fn perft(
         &self,
         depth: u32,
@@ -216,30 +219,40 @@ pub trait SessionGame: Copy + Send + Sync + 'static {
     fn book_hash(&self) -> Option<u64> {
         None
     }
+    /// Take this game's part of `eval` (see [`Session::set_eval`]).
+    fn set_eval(_knowledge: &mut Self::Knowledge, _eval: &EvalChoice) {}
     /// Open the game's endgame tables (see [`Session::open_tables`]).
-    fn open_tables(_dir: &Path, _pieces: u32) -> (Self::Tables, TablesOpen) {
-        (Self::Tables::default(), TablesOpen::NotForThisGame)
+    fn open_tables(_knowledge: &mut Self::Knowledge, _dir: &Path, _pieces: u32) -> TablesOpen {
+        TablesOpen::NotForThisGame
     }
-    /// This game's tables among tables already open, if they are its.
-    fn attach_tables(_tables: &VariantEgdb) -> Option<Self::Tables> {
-        None
+    /// Use this game's tables among tables already open, if they are its
+    /// (see [`Session::attach_tables`]).
+    fn attach_tables(_knowledge: &mut Self::Knowledge, _tables: &VariantEgdb) -> bool {
+        false
     }
+    /// See [`Session::close_tables`].
+    fn close_tables(_knowledge: &mut Self::Knowledge) {}
     /// See [`Session::tables_verdict`].
     fn tables_verdict(
         &self,
         _counters: &Self::Counters,
-        _tables: &Self::Tables,
+        _knowledge: &Self::Knowledge,
     ) -> Option<Verdict> {
         None
     }
     /// See [`Session::database_move`].
-    fn database_move(&self, _tables: &Self::Tables, _format: MoveFormat) -> Option<TablesMove> {
+    fn database_move(
+        &self,
+        _knowledge: &Self::Knowledge,
+        _format: MoveFormat,
+    ) -> Option<TablesMove> {
         None
     }
 }
 
 /// A game of `G`: the start position, the positions after each move with
-/// their counters and hashes, the moves, and the game's tables.
+/// their counters and hashes, the moves, and what the session knows of
+/// the game (its evaluation and tables).
 pub struct GameSession<G: SessionGame> {
     start: (G, G::Counters),
     /// Positions after each move, with their counters.
@@ -247,7 +260,7 @@ pub struct GameSession<G: SessionGame> {
     moves: Vec<G::Move>,
     /// Hashes of every position of the game, the current one last.
     hashes: Vec<u64>,
-    tables: G::Tables,
+    knowledge: G::Knowledge,
 }
 
 impl<G: SessionGame> Clone for GameSession<G> {
@@ -257,7 +270,7 @@ impl<G: SessionGame> Clone for GameSession<G> {
             positions: self.positions.clone(),
             moves: self.moves.clone(),
             hashes: self.hashes.clone(),
-            tables: self.tables.clone(),
+            knowledge: self.knowledge.clone(),
         }
     }
 }
@@ -271,22 +284,22 @@ impl<G: SessionGame> Default for GameSession<G> {
 impl<G: SessionGame> GameSession<G> {
     /// A game at the start position.
     pub fn new() -> Self {
-        Self::from_start(G::start(), G::Tables::default())
+        Self::from_start(G::start(), G::Knowledge::default())
     }
 
-    fn from_start(start: (G, G::Counters), tables: G::Tables) -> Self {
+    fn from_start(start: (G, G::Counters), knowledge: G::Knowledge) -> Self {
         GameSession {
             start,
             positions: Vec::new(),
             moves: Vec::new(),
             hashes: vec![start.0.hash()],
-            tables,
+            knowledge,
         }
     }
 
-    /// A new game from `start`, keeping the tables.
+    /// A new game from `start`, keeping the knowledge.
     fn restart(&mut self, start: (G, G::Counters)) {
-        *self = Self::from_start(start, std::mem::take(&mut self.tables));
+        *self = Self::from_start(start, std::mem::take(&mut self.knowledge));
     }
 
     fn current(&self) -> &(G, G::Counters) {
@@ -449,36 +462,24 @@ where
     }
 
     fn open_tables(&mut self, dir: &Path, pieces: u32) -> TablesOpen {
-        self.tables = G::Tables::default();
-        let (tables, opened) = G::open_tables(dir, pieces);
-        self.tables = tables;
-        opened
+        G::open_tables(&mut self.knowledge, dir, pieces)
     }
 
     fn attach_tables(&mut self, tables: &VariantEgdb) -> bool {
-        match G::attach_tables(tables) {
-            Some(t) => {
-                self.tables = t;
-                true
-            }
-            None => {
-                self.tables = G::Tables::default();
-                false
-            }
-        }
+        G::attach_tables(&mut self.knowledge, tables)
     }
 
     fn close_tables(&mut self) {
-        self.tables = G::Tables::default();
+        G::close_tables(&mut self.knowledge);
     }
 
     fn tables_verdict(&self) -> Option<Verdict> {
         let (p, c) = self.current();
-        p.tables_verdict(c, &self.tables)
+        p.tables_verdict(c, &self.knowledge)
     }
 
     fn database_move(&self, format: MoveFormat) -> Option<TablesMove> {
-        self.current().0.database_move(&self.tables, format)
+        self.current().0.database_move(&self.knowledge, format)
     }
 
     fn book_key(&self) -> Option<(u64, u32)> {
@@ -496,10 +497,13 @@ where
         Ok(self.current().0.write_move(&mv, format))
     }
 
+    fn set_eval(&mut self, eval: &EvalChoice) {
+        G::set_eval(&mut self.knowledge, eval);
+    }
+
     fn search(
         &self,
         searcher: &mut Searcher,
-        know: &Knowledge,
         params: &Params,
         format: MoveFormat,
         report: &(dyn Fn(&Info<String>) + Sync),
@@ -508,17 +512,17 @@ where
             position: self.current().0,
             counters: self.current().1,
             earlier: self.earlier(),
-            tables: &self.tables,
+            knowledge: &self.knowledge,
         };
         let from = *self.current();
-        let out = G::search(&current, searcher, know, params, &|info: &Info<G::Move>| {
+        let out = G::search(&current, searcher, params, &|info: &Info<G::Move>| {
             report(&info.with_pv(Self::line(&from, &info.pv, format)))
         });
         out.with_pv(Self::line(&from, &out.pv, format))
     }
 
-    fn evaluate(&self, know: &Knowledge) -> (i32, Vec<Term>) {
-        self.current().0.evaluate(know)
+    fn evaluate(&self) -> (i32, Vec<Term>) {
+        self.current().0.evaluate(&self.knowledge)
     }
 
     fn perft(

@@ -109,6 +109,11 @@ impl PatternEval {
         self.nets[slot(v)].as_deref()
     }
 
+    /// The weights of `v`, shared, if any.
+    pub fn weights_of(&self, v: Variant) -> Option<Arc<PatternWeights>> {
+        self.nets[slot(v)].clone()
+    }
+
     /// Evaluation v1, which evaluates the variants without pattern weights.
     pub fn v1(&self) -> &Evaluator {
         &self.v1
@@ -126,28 +131,34 @@ impl PatternEval {
     /// The terms of the evaluation (White's view): the pattern sum, then
     /// each dense term. They add up to `white_score` up to rounding.
     pub fn terms<R: Rules>(&self, pos: &Position<R>) -> Vec<Term> {
-        let Some(w) = self.weights(R::VARIANT) else {
-            return self.v1.terms(pos);
-        };
-        let p = phase(pos);
-        let mix = |mg: i32, eg: i32| mix(mg, eg, p);
-        let (mg, eg) = pattern_sum(w, pos);
-        let mut out = vec![Term {
-            name: "patterns",
-            value: 1,
-            score: mix(mg, eg),
-        }];
-        let f = pattern_dense::dense(pos);
-        for (i, &name) in NAMES.iter().enumerate() {
-            let (a, b) = w.dense[i];
-            out.push(Term {
-                name,
-                value: f[i],
-                score: mix(f[i] * a, f[i] * b),
-            });
+        match self.weights(R::VARIANT) {
+            Some(w) => terms(w, pos),
+            None => self.v1.terms(pos),
         }
-        out
     }
+}
+
+/// The terms of the evaluation with weights `w` (White's view): the pattern
+/// sum, then each dense term. They add up to the score up to rounding.
+fn terms<R: Rules>(w: &PatternWeights, pos: &Position<R>) -> Vec<Term> {
+    let p = phase(pos);
+    let mix = |mg: i32, eg: i32| mix(mg, eg, p);
+    let (mg, eg) = pattern_sum(w, pos);
+    let mut out = vec![Term {
+        name: "patterns",
+        value: 1,
+        score: mix(mg, eg),
+    }];
+    let f = pattern_dense::dense(pos);
+    for (i, &name) in NAMES.iter().enumerate() {
+        let (a, b) = w.dense[i];
+        out.push(Term {
+            name,
+            value: f[i],
+            score: mix(f[i] * a, f[i] * b),
+        });
+    }
+    out
 }
 
 /// Middle-game and endgame values blended by phase (256: full board), in
@@ -188,27 +199,50 @@ fn score<R: Rules>(w: &PatternWeights, pos: &Position<R>) -> i32 {
     mix(mg, eg, phase(pos))
 }
 
-/// The pattern evaluation of rule set `R` with its weights looked up once
-/// (see `EvalChoice::with_evaluator`):
-/// the same values as [`PatternEval`], without the per-position lookup.
-pub struct PatternOf<'a, R: Rules> {
-    weights: &'a PatternWeights,
-    rules: PhantomData<R>,
+/// The pattern evaluation of rule set `R`: `R`'s weights, held by whoever
+/// evaluates `R` (a session of `R`, a search): the same values as
+/// [`PatternEval`], without its per-position lookup of the variant.
+pub struct PatternOf<R: Rules> {
+    weights: Arc<PatternWeights>,
+    rules: PhantomData<fn() -> R>,
 }
 
-impl<'a, R: Rules> PatternOf<'a, R> {
-    pub fn new(weights: &'a PatternWeights) -> Self {
+impl<R: Rules> Clone for PatternOf<R> {
+    fn clone(&self) -> Self {
+        PatternOf::new(self.weights.clone())
+    }
+}
+
+impl<R: Rules> std::fmt::Debug for PatternOf<R> {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "PatternOf<{}>", R::VARIANT)
+    }
+}
+
+impl<R: Rules> PatternOf<R> {
+    /// `weights` must be `R`'s (as [`PatternEval::weights_of`] gives them).
+    pub fn new(weights: Arc<PatternWeights>) -> Self {
+        debug_assert_eq!(weights.variant, R::VARIANT);
         PatternOf {
             weights,
             rules: PhantomData,
         }
     }
+
+    pub fn weights(&self) -> &PatternWeights {
+        &self.weights
+    }
+
+    /// The terms of the evaluation (White's view), as [`PatternEval::terms`].
+    pub fn terms(&self, pos: &Position<R>) -> Vec<Term> {
+        terms(&self.weights, pos)
+    }
 }
 
-impl<R: Rules> Evaluate<Position<R>> for PatternOf<'_, R> {
+impl<R: Rules> Evaluate<Position<R>> for PatternOf<R> {
     #[inline]
     fn evaluate(&self, pos: &Position<R>) -> i32 {
-        let s = score(self.weights, pos);
+        let s = score(&self.weights, pos);
         if pos.side() == Colour::White { s } else { -s }
     }
 }

@@ -1,9 +1,11 @@
 //! The evaluation an engine plays with, chosen at run time: evaluation v1
 //! (hand-set feature weights, `weights-v1.txt` format) or the pattern
-//! evaluation (`weights-pattern-<variant>.bin`). Front ends hold one
-//! `EvalChoice`; [`EvalChoice::with_evaluator`] hands a search the concrete
-//! evaluator (v1, or `PatternOf<R>` with `R`'s weights), so the search is
-//! compiled per evaluator and never branches on the choice.
+//! evaluation (`weights-pattern-<variant>.bin`). The engine holds one
+//! `EvalChoice` (the options' choice, for every variant); a session of rule
+//! set `R` owns its part, [`EvalOf<R>`] (v1, or `PatternOf<R>` with `R`'s
+//! weights), and [`EvalOf::with_evaluator`] hands a search the concrete
+//! evaluator, so the search is compiled per evaluator and never branches
+//! on the choice.
 //!
 //! A weights file is recognised by its content: pattern files start with
 //! the `TIAOPATW` magic, anything else is read as v1 text. A file that fails
@@ -14,6 +16,7 @@ use super::pattern_file::{MAGIC, PatternWeights};
 use super::weights::Weights;
 use super::{Evaluator, Term};
 use std::path::Path;
+use std::sync::{Arc, OnceLock};
 use tiao_core::game::Evaluate;
 use tiao_draughts::board::{Position, Rules};
 
@@ -95,16 +98,66 @@ pub trait WithEvaluator<R: Rules> {
 }
 
 impl EvalChoice {
-    /// Run `w` with this evaluation for rule set `R` as a concrete type:
-    /// v1, or the pattern evaluation with `R`'s weights (v1 where `R` has
-    /// none). It evaluates exactly as `self` does.
-    pub fn with_evaluator<R: Rules, W: WithEvaluator<R>>(&self, w: W) -> W::Output {
+    /// The built-in pattern evaluation, read once and shared (a session
+    /// that was given no other evaluation uses it).
+    pub fn builtin() -> &'static EvalChoice {
+        static BUILTIN: OnceLock<EvalChoice> = OnceLock::new();
+        BUILTIN.get_or_init(EvalChoice::default)
+    }
+
+    /// This evaluation for rule set `R`, to be owned by whatever evaluates
+    /// `R`: v1, or the pattern evaluation with `R`'s weights (v1 where `R`
+    /// has none). It evaluates exactly as `self` does.
+    pub fn of_rules<R: Rules>(&self) -> EvalOf<R> {
         match self {
-            EvalChoice::V1(e) => w.run(e),
-            EvalChoice::Pattern(p) => match p.weights(R::VARIANT) {
-                Some(weights) => w.run(&PatternOf::<R>::new(weights)),
-                None => w.run(p.v1()),
+            EvalChoice::V1(e) => EvalOf::V1(Arc::new(e.clone())),
+            EvalChoice::Pattern(p) => match p.weights_of(R::VARIANT) {
+                Some(weights) => EvalOf::Pattern(PatternOf::new(weights)),
+                None => EvalOf::V1(Arc::new(p.v1().clone())),
             },
+        }
+    }
+
+    /// Run `w` with this evaluation for rule set `R` as a concrete type
+    /// (see [`EvalChoice::of_rules`]).
+    pub fn with_evaluator<R: Rules, W: WithEvaluator<R>>(&self, w: W) -> W::Output {
+        self.of_rules::<R>().with_evaluator(w)
+    }
+}
+
+/// The evaluation of one rule set `R`, with `R`'s weights: what a session
+/// of `R` owns and hands its searches.
+#[derive(Clone, Debug)]
+pub enum EvalOf<R: Rules> {
+    V1(Arc<Evaluator>),
+    Pattern(PatternOf<R>),
+}
+
+impl<R: Rules> EvalOf<R> {
+    /// Run `w` with the evaluation as a concrete type, so that the search
+    /// is compiled per evaluator and never branches on the choice.
+    pub fn with_evaluator<W: WithEvaluator<R>>(&self, w: W) -> W::Output {
+        match self {
+            EvalOf::V1(e) => w.run(&**e),
+            EvalOf::Pattern(p) => w.run(p),
+        }
+    }
+
+    /// The terms of the evaluation, White's view.
+    pub fn terms(&self, pos: &Position<R>) -> Vec<Term> {
+        match self {
+            EvalOf::V1(e) => e.terms(pos),
+            EvalOf::Pattern(p) => p.terms(pos),
+        }
+    }
+}
+
+impl<R: Rules> Evaluate<Position<R>> for EvalOf<R> {
+    #[inline]
+    fn evaluate(&self, pos: &Position<R>) -> i32 {
+        match self {
+            EvalOf::V1(e) => e.evaluate(pos),
+            EvalOf::Pattern(p) => p.evaluate(pos),
         }
     }
 }
