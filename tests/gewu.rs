@@ -8,8 +8,8 @@ use tiao::board::Colour;
 use tiao::game::{Evaluate, Game, Verdict};
 use tiao::gewu::{
     CELLS, Expectimax, GewuDrawReason, GewuEval, GewuMove, GewuMoveList, GewuOutcome, GewuPosition,
-    GewuResult, GewuWinReason, RandomMover, TURN_LIMIT, Throw, diagram, from_fen, move_text,
-    parse_move, parse_throw, parse_throw_move, play_game, play_throw_game, to_fen, turn_text,
+    GewuWinReason, RandomMover, TURN_LIMIT, Throw, diagram, from_fen, move_text, parse_move,
+    parse_throw, parse_throw_move, play_game, play_throw_game, to_fen, turn_text,
 };
 
 /// A position from 1-based cell numbers.
@@ -56,20 +56,32 @@ fn entering_any_cell_of_the_enemy_home_wins_at_once() {
     // White on 14 steps to 15, the first cell of Black's home.
     let p = at(Colour::White, &[14], &[6]);
     let after = p.play(&mv(14, 15));
-    assert_eq!(after.result(), Some(GewuResult::Won(Colour::White)));
+    assert_eq!(
+        after.result(),
+        Some(GewuOutcome::Win {
+            winner: Colour::White,
+            reason: GewuWinReason::EnteredHome
+        })
+    );
     assert_eq!(after.rule_verdict(&()), Some(Verdict::Loss));
     // Black on 6 steps to 5, the first cell of White's home.
     let p = at(Colour::Black, &[10], &[6]);
     assert_eq!(
         p.play(&mv(6, 5)).result(),
-        Some(GewuResult::Won(Colour::Black))
+        Some(GewuOutcome::Win {
+            winner: Colour::Black,
+            reason: GewuWinReason::EnteredHome
+        })
     );
     // Entering by a jump counts too: White 13 over Black 14 to 15.
     let p = at(Colour::White, &[13], &[14]);
     assert!(free_moves(&p).contains(&mv(13, 15)));
     assert_eq!(
         p.play(&mv(13, 15)).result(),
-        Some(GewuResult::Won(Colour::White))
+        Some(GewuOutcome::Win {
+            winner: Colour::White,
+            reason: GewuWinReason::EnteredHome
+        })
     );
     // A composed position with the winner to move is a win for him.
     let p = at(Colour::White, &[16], &[10]);
@@ -166,7 +178,10 @@ fn a_player_with_no_unit_move_passes() {
 fn a_deadlock_where_neither_side_can_move_is_a_draw() {
     let p = from_fen("W:....WWWWWBBBBB.....").expect("valid");
     assert!(!p.can_move(Colour::White) && !p.can_move(Colour::Black));
-    assert_eq!(p.result(), Some(GewuResult::Deadlock));
+    assert_eq!(
+        p.result(),
+        Some(GewuOutcome::Draw(GewuDrawReason::Deadlock))
+    );
     assert_eq!(p.rule_verdict(&()), Some(Verdict::Draw));
     let rec = play_game(
         p,
@@ -284,7 +299,10 @@ fn a_throw_stops_early_when_the_piece_enters_the_enemy_home() {
     assert_eq!(throw_moves(&p, Throw::Hei), vec![mv(13, 15)]);
     assert_eq!(
         p.play(&mv(13, 15)).result(),
-        Some(GewuResult::Won(Colour::White))
+        Some(GewuOutcome::Win {
+            winner: Colour::White,
+            reason: GewuWinReason::EnteredHome
+        })
     );
 }
 
@@ -371,8 +389,10 @@ fn expectimax_chooses_the_best_move_under_each_throw() {
 /// `docs/gewu.md` §11 written out again.
 fn plain_value(pos: &GewuPosition, depth: u32) -> f64 {
     match pos.result() {
-        Some(GewuResult::Won(c)) => return if c == pos.side() { 1.0 } else { -1.0 },
-        Some(GewuResult::Deadlock) => return 0.0,
+        Some(GewuOutcome::Win { winner: c, .. }) => {
+            return if c == pos.side() { 1.0 } else { -1.0 };
+        }
+        Some(GewuOutcome::Draw(_)) => return 0.0,
         None => {}
     }
     if depth == 0 {

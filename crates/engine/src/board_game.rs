@@ -5,11 +5,12 @@
 
 use crate::GameKind;
 use crate::session::{Current, MoveReading, PerftLine, PositionForm, SessionGame};
+use tiao_core::GameResult;
 use tiao_core::game::{Evaluate, Game, MoveBuffer};
-use tiao_draughts::board::{Colour, DrawReason, Outcome as GameOutcome};
+use tiao_draughts::board::Colour;
 use tiao_draughts::notation::{MoveError, MoveFormat};
-use tiao_gewu::{GewuEval, GewuPosition, GewuResult};
-use tiao_halma::{HalmaBoard, HalmaCounters, HalmaEval, HalmaOutcome, HalmaPosition};
+use tiao_gewu::{GewuEval, GewuPosition};
+use tiao_halma::{HalmaBoard, HalmaCounters, HalmaEval, HalmaPosition};
 use tiao_knowledge::eval::Term;
 use tiao_search::{Info, Params, Root, SearchResult, Searcher};
 
@@ -183,18 +184,9 @@ impl<B: HalmaBoard> SessionGame for HalmaPosition<B> {
     ) -> Vec<PerftLine> {
         perft(self, depth, divide, |m| tiao_halma::move_text(self, m))
     }
-    fn result(&self, counters: &HalmaCounters, history: &[u64]) -> Option<(GameOutcome, String)> {
-        let o = tiao_halma::outcome(self, counters, history)?;
-        let out = match o {
-            HalmaOutcome::Win { winner, .. } => GameOutcome::Win(winner),
-            HalmaOutcome::Draw(tiao_halma::DrawReason::Repetition) => {
-                GameOutcome::Draw(DrawReason::Repetition)
-            }
-            HalmaOutcome::Draw(tiao_halma::DrawReason::MoveLimit) => {
-                GameOutcome::Draw(DrawReason::NoProgress)
-            }
-        };
-        Some((out, o.to_string()))
+    fn result(&self, counters: &HalmaCounters, earlier: &[u64]) -> Option<(GameResult, String)> {
+        let o = tiao_halma::outcome(self, counters, earlier)?;
+        Some((o.result(), o.to_string()))
     }
     fn diagram(&self) -> String {
         tiao_halma::diagram(self)
@@ -240,7 +232,7 @@ impl SessionGame for GewuPosition {
     fn side(&self) -> Colour {
         GewuPosition::side(self)
     }
-    fn result(&self, _: &(), _earlier: &[u64]) -> Option<(GameOutcome, String)> {
+    fn result(&self, _: &(), _earlier: &[u64]) -> Option<(GameResult, String)> {
         gewu_result(self)
     }
     fn diagram(&self) -> String {
@@ -268,16 +260,8 @@ impl SessionGame for GewuPosition {
     }
 }
 
-/// The result of a Gewu position by the board (both forms) and its sentence.
-pub(crate) fn gewu_result(pos: &GewuPosition) -> Option<(GameOutcome, String)> {
-    match pos.result()? {
-        GewuResult::Won(c) => Some((
-            GameOutcome::Win(c),
-            format!("{} wins (a piece reached the enemy's home)", c.name()),
-        )),
-        GewuResult::Deadlock => Some((
-            GameOutcome::Draw(DrawReason::NoProgress),
-            "draw (neither side can move)".to_string(),
-        )),
-    }
+/// Who won a Gewu position by the board (both forms), and why.
+pub(crate) fn gewu_result(pos: &GewuPosition) -> Option<(GameResult, String)> {
+    let o = pos.result()?;
+    Some((o.result(), o.to_string()))
 }

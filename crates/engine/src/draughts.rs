@@ -9,10 +9,9 @@ use crate::session::{
 };
 use std::path::Path;
 use std::sync::Arc;
+use tiao_core::GameResult;
 use tiao_core::game::{Evaluate, Verdict};
-use tiao_draughts::board::{
-    Colour, DrawCounters, Move, Outcome as GameOutcome, Position, Rules, Word, diagram,
-};
+use tiao_draughts::board::{Colour, DrawCounters, Move, Position, Rules, Word, diagram};
 use tiao_draughts::movegen::{Counting, perft, perft_divide, perft_parallel};
 use tiao_draughts::notation::{
     MoveError, MoveFormat, legal_moves_text, read_fen, read_hub_move, read_hub_position, read_move,
@@ -121,13 +120,9 @@ impl<R: EgdbRules> SessionGame for Position<R> {
         Position::side(self)
     }
 
-    fn result(&self, counters: &DrawCounters, earlier: &[u64]) -> Option<(GameOutcome, String)> {
+    fn result(&self, counters: &DrawCounters, earlier: &[u64]) -> Option<(GameResult, String)> {
         let o = record::outcome(self, counters, earlier)?;
-        let text = match o {
-            GameOutcome::Win(c) => format!("{} wins ({} cannot move)", c.name(), (!c).name()),
-            GameOutcome::Draw(reason) => format!("draw ({reason})"),
-        };
-        Some((o, text))
+        Some((o.result(), o.to_string()))
     }
 
     fn diagram(&self) -> String {

@@ -10,12 +10,13 @@ use crate::GameKind;
 use crate::board_game::{gewu_move_error, gewu_result, perft};
 use crate::session::{Current, MoveReading, PerftLine, PositionForm, SessionGame};
 use std::time::Instant;
+use tiao_core::GameResult;
 use tiao_core::game::Evaluate;
-use tiao_draughts::board::{Colour, DrawReason, Outcome as GameOutcome};
+use tiao_draughts::board::Colour;
 use tiao_draughts::notation::{MoveError, MoveFormat};
 use tiao_gewu::{
-    Expectimax, GewuEval, GewuMove, GewuMoveList, GewuPosition, TURN_LIMIT, Throw, from_fen,
-    move_text, parse_throw, parse_throw_move, to_fen,
+    Expectimax, GewuDrawReason, GewuEval, GewuMove, GewuMoveList, GewuOutcome, GewuPosition,
+    TURN_LIMIT, Throw, from_fen, move_text, parse_throw, parse_throw_move, to_fen,
 };
 use tiao_knowledge::eval::Term;
 use tiao_search::{Info, Params, SearchResult, Searcher, Stats};
@@ -171,13 +172,11 @@ impl SessionGame for GewuTurn {
         self.position.side()
     }
 
-    fn result(&self, turns: &u32, _earlier: &[u64]) -> Option<(GameOutcome, String)> {
+    fn result(&self, turns: &u32, _earlier: &[u64]) -> Option<(GameResult, String)> {
         gewu_result(&self.position).or_else(|| {
             (*turns as usize >= TURN_LIMIT).then(|| {
-                (
-                    GameOutcome::Draw(DrawReason::NoProgress),
-                    format!("draw ({TURN_LIMIT} turns)"),
-                )
+                let o = GewuOutcome::Draw(GewuDrawReason::TurnLimit);
+                (o.result(), o.to_string())
             })
         })
     }

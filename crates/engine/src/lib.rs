@@ -34,7 +34,7 @@ pub use session::{
 use std::collections::HashMap;
 use std::path::PathBuf;
 use std::sync::Arc;
-use tiao_draughts::board::{Colour, Outcome as GameOutcome, Variant};
+use tiao_draughts::board::{Colour, Variant};
 use tiao_draughts::notation::{MoveError, MoveFormat};
 use tiao_knowledge::book::{Book, BookChoice, BookSettings};
 use tiao_knowledge::eval::Term;
@@ -567,8 +567,8 @@ impl Engine {
         self.session.history(format)
     }
 
-    /// The game's result by the rules, if it is over.
-    pub fn outcome(&self) -> Option<GameOutcome> {
+    /// Who won by the rules, if the game is over (why: [`Engine::result_text`]).
+    pub fn outcome(&self) -> Option<tiao_core::GameResult> {
         self.session.outcome()
     }
 

@@ -9,8 +9,9 @@
 
 use super::GameKind;
 use std::path::Path;
+use tiao_core::GameResult;
 use tiao_core::game::Verdict;
-use tiao_draughts::board::{Colour, Outcome as GameOutcome, Variant};
+use tiao_draughts::board::{Colour, Variant};
 use tiao_draughts::notation::{MoveError, MoveFormat};
 use tiao_knowledge::endgame::VariantEgdb;
 use tiao_knowledge::eval::Term;
@@ -92,8 +93,8 @@ pub trait Session: Send {
     fn legal_moves(&self, format: MoveFormat) -> Vec<String>;
     /// Moves played so far, in the given format.
     fn history(&self, format: MoveFormat) -> Vec<String>;
-    /// The game's result by the rules, if it is over.
-    fn outcome(&self) -> Option<GameOutcome>;
+    /// Who won by the rules, if the game is over (why: [`Session::result_text`]).
+    fn outcome(&self) -> Option<GameResult>;
     /// The result as a sentence, if the game is over (`white wins (...)`).
     fn result_text(&self) -> Option<String>;
     /// Open the game's endgame tables with up to `pieces` pieces from
@@ -196,9 +197,9 @@ pub trait SessionGame: Copy + Send + Sync + 'static {
     }
     fn hash(&self) -> u64;
     fn side(&self) -> Colour;
-    /// The result by the rules and its sentence, given the hashes of the
+    /// Who won by the rules and why, as a sentence, given the hashes of the
     /// earlier positions (oldest first).
-    fn result(&self, counters: &Self::Counters, earlier: &[u64]) -> Option<(GameOutcome, String)>;
+    fn result(&self, counters: &Self::Counters, earlier: &[u64]) -> Option<(GameResult, String)>;
     fn diagram(&self) -> String;
     fn search(
         current: &Current<'_, Self>,
@@ -311,7 +312,7 @@ impl<G: SessionGame> GameSession<G> {
         &self.hashes[..self.hashes.len() - 1]
     }
 
-    fn result(&self) -> Option<(GameOutcome, String)> {
+    fn result(&self) -> Option<(GameResult, String)> {
         let (pos, counters) = self.current();
         pos.result(counters, self.earlier())
     }
@@ -453,7 +454,7 @@ where
         Self::line(&self.start, &self.moves, format)
     }
 
-    fn outcome(&self) -> Option<GameOutcome> {
+    fn outcome(&self) -> Option<GameResult> {
         self.result().map(|(o, _)| o)
     }
 

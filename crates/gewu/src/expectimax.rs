@@ -11,9 +11,10 @@
 //! (position, depth): on a line, pieces reach the same cells in many orders.
 
 use super::moves::{GewuMove, GewuMoveList};
-use super::position::{GewuPosition, GewuResult};
+use super::position::GewuPosition;
 use super::throws::Throw;
 use std::collections::HashMap;
+use tiao_core::GameResult;
 use tiao_core::game::Evaluate;
 
 /// Evaluation units per unit of `atanh` of the expected result.
@@ -81,10 +82,10 @@ impl<E: Evaluate<GewuPosition>> Expectimax<E> {
 
     /// The value of a finished position for its side to move.
     fn terminal(pos: &GewuPosition) -> Option<f64> {
-        pos.result().map(|r| match r {
-            GewuResult::Won(c) if c == pos.side() => 1.0,
-            GewuResult::Won(_) => -1.0,
-            GewuResult::Deadlock => 0.0,
+        pos.result().map(|r| match r.result() {
+            GameResult::Win(c) if c == pos.side() => 1.0,
+            GameResult::Win(_) => -1.0,
+            GameResult::Draw => 0.0,
         })
     }
 

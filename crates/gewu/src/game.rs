@@ -2,10 +2,10 @@
 //! generic alpha-beta search (`docs/gewu.md` §4).
 
 use super::moves::{GewuMove, GewuMoveList};
-use super::position::{GewuPosition, GewuResult};
+use super::position::GewuPosition;
 use super::track::HOME;
-use tiao_core::Colour;
 use tiao_core::game::{Game, MoveBuffer, Verdict};
+use tiao_core::{Colour, GameResult};
 
 impl GewuPosition {
     /// The free form's legal moves: each piece's unit move, in cell order;
@@ -64,10 +64,10 @@ impl Game for GewuPosition {
     }
     #[inline]
     fn rule_verdict(&self, _: &()) -> Option<Verdict> {
-        self.result().map(|r| match r {
-            GewuResult::Won(c) if c == self.side() => Verdict::Win,
-            GewuResult::Won(_) => Verdict::Loss,
-            GewuResult::Deadlock => Verdict::Draw,
+        self.result().map(|r| match r.result() {
+            GameResult::Win(c) if c == self.side() => Verdict::Win,
+            GameResult::Win(_) => Verdict::Loss,
+            GameResult::Draw => Verdict::Draw,
         })
     }
     /// Never needed: a side without a unit move passes, and when neither

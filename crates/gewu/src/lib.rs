@@ -4,7 +4,7 @@
 //! Layers: `track` (cells and homes), `position` (pieces, the unit move,
 //! the end of the game), `moves`, `game` (the free form as a [`Game`] for
 //! the alpha-beta search), `throws` (the stick and the moves a throw
-//! allows), `expectimax` (the throw form's search, with chance nodes),
+//! allows), `outcome` (who won and why), `expectimax` (the throw form's search, with chance nodes),
 //! `eval`, `notation` and `fen` (text), `diagram`, and `play` (whole games
 //! between closures).
 //!
@@ -18,6 +18,7 @@ mod fen;
 mod game;
 mod moves;
 mod notation;
+mod outcome;
 mod play;
 mod position;
 mod throws;
@@ -30,10 +31,8 @@ pub use expectimax::{Expectimax, LEAF_SCALE};
 pub use fen::{from_fen, to_fen};
 pub use moves::{GewuMove, GewuMoveList};
 pub use notation::{move_text, parse_move, parse_throw, parse_throw_move, turn_text};
-pub use play::{
-    GewuDrawReason, GewuOutcome, GewuRecord, GewuWinReason, RandomMover, TURN_LIMIT, play_game,
-    play_throw_game,
-};
-pub use position::{GewuPosition, GewuResult};
+pub use outcome::{GewuDrawReason, GewuOutcome, GewuWinReason};
+pub use play::{GewuRecord, RandomMover, TURN_LIMIT, play_game, play_throw_game};
+pub use position::GewuPosition;
 pub use throws::Throw;
 pub use track::{CELLS, FULL, HOME, HOME_CELLS, PIECES, distance_home};

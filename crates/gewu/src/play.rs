@@ -2,7 +2,8 @@
 //! closures (engine matches, tests), and a random mover to play against.
 
 use super::moves::{GewuMove, GewuMoveList};
-use super::position::{GewuPosition, GewuResult};
+use super::outcome::{GewuDrawReason, GewuOutcome, GewuWinReason};
+use super::position::GewuPosition;
 use super::throws::Throw;
 use tiao_core::Colour;
 use tiao_core::rng::XorShift;
@@ -11,54 +12,6 @@ use tiao_core::rng::XorShift;
 /// (`docs/gewu.md` §6). The free form always ends long before (223 plies
 /// at most), so there the limit is only a guard.
 pub const TURN_LIMIT: usize = 1000;
-
-/// Why a game was won.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum GewuWinReason {
-    /// A piece of the winner entered the enemy's home.
-    EnteredHome,
-    /// The loser's closure chose a move that is not legal.
-    IllegalMove,
-}
-
-/// Why a game was drawn.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum GewuDrawReason {
-    /// Neither side can move.
-    Deadlock,
-    /// `TURN_LIMIT` turns without a winner (throw form).
-    TurnLimit,
-}
-
-/// The end of a Gewu game.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum GewuOutcome {
-    Win {
-        winner: Colour,
-        reason: GewuWinReason,
-    },
-    Draw(GewuDrawReason),
-}
-
-impl GewuOutcome {
-    fn of(result: GewuResult) -> Self {
-        match result {
-            GewuResult::Won(winner) => GewuOutcome::Win {
-                winner,
-                reason: GewuWinReason::EnteredHome,
-            },
-            GewuResult::Deadlock => GewuOutcome::Draw(GewuDrawReason::Deadlock),
-        }
-    }
-
-    /// The winner, if any.
-    pub fn winner(&self) -> Option<Colour> {
-        match self {
-            GewuOutcome::Win { winner, .. } => Some(*winner),
-            GewuOutcome::Draw(_) => None,
-        }
-    }
-}
 
 /// A finished game. In the free form every throw is `None`.
 #[derive(Clone, Debug)]
@@ -88,7 +41,7 @@ where
     let mut list = GewuMoveList::new();
     let outcome = loop {
         if let Some(r) = pos.result() {
-            break GewuOutcome::of(r);
+            break r;
         }
         if turns.len() >= TURN_LIMIT {
             break GewuOutcome::Draw(GewuDrawReason::TurnLimit);
@@ -131,7 +84,7 @@ where
     let mut list = GewuMoveList::new();
     let outcome = loop {
         if let Some(r) = pos.result() {
-            break GewuOutcome::of(r);
+            break r;
         }
         if turns.len() >= TURN_LIMIT {
             break GewuOutcome::Draw(GewuDrawReason::TurnLimit);

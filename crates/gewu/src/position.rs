@@ -3,6 +3,7 @@
 //! are built from.
 
 use super::moves::GewuMove;
+use super::outcome::{GewuDrawReason, GewuOutcome, GewuWinReason};
 use super::track::{CELLS, FULL, HOME, PIECES, ahead};
 use tiao_core::Colour;
 
@@ -13,15 +14,6 @@ pub struct GewuPosition {
     /// Occupied cells by colour, bit `i` = cell `i + 1`.
     pieces: [u32; 2],
     side: Colour,
-}
-
-/// How a finished position ended.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum GewuResult {
-    /// A piece of this colour stands in the enemy's home.
-    Won(Colour),
-    /// Neither side has a unit move.
-    Deadlock,
 }
 
 impl GewuPosition {
@@ -157,14 +149,17 @@ impl GewuPosition {
     /// The end of the game, if this position is one: a win (the player who
     /// just moved is judged first; both sides can stand in the enemy's home
     /// only in a composed position), or a deadlock.
-    pub fn result(&self) -> Option<GewuResult> {
+    pub fn result(&self) -> Option<GewuOutcome> {
         for c in [!self.side, self.side] {
             if self.has_won(c) {
-                return Some(GewuResult::Won(c));
+                return Some(GewuOutcome::Win {
+                    winner: c,
+                    reason: GewuWinReason::EnteredHome,
+                });
             }
         }
         if !self.can_move(Colour::White) && !self.can_move(Colour::Black) {
-            return Some(GewuResult::Deadlock);
+            return Some(GewuOutcome::Draw(GewuDrawReason::Deadlock));
         }
         None
     }

@@ -6,7 +6,7 @@ use super::board::HalmaBoard;
 use super::moves::HalmaMoveList;
 use super::position::HalmaPosition;
 use std::fmt;
-use tiao_core::Colour;
+use tiao_core::{Colour, GameResult};
 
 /// History-dependent rule state: how many moves each side has made, and how
 /// far back a repetition can reach.
@@ -81,6 +81,16 @@ pub enum DrawReason {
 pub enum HalmaOutcome {
     Win { winner: Colour, reason: WinReason },
     Draw(DrawReason),
+}
+
+impl HalmaOutcome {
+    /// Who won.
+    pub fn result(&self) -> GameResult {
+        match self {
+            HalmaOutcome::Win { winner, .. } => GameResult::Win(*winner),
+            HalmaOutcome::Draw(_) => GameResult::Draw,
+        }
+    }
 }
 
 impl fmt::Display for HalmaOutcome {

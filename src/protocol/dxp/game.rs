@@ -5,11 +5,11 @@
 //! and draws are the engine's ([`Engine::play`], [`Engine::outcome`]).
 
 use super::message::{BackRequest, EndReason, MoveMessage, SQUARES, Setup};
-use super::record::GameResult;
-use crate::board::{Colour, Outcome};
+use crate::board::Colour;
 use crate::engine::{Engine, MoveReading, PositionError, PositionText};
 use crate::notation::MoveError;
 use std::time::Duration;
+use tiao_core::GameResult;
 
 /// The terms of one game.
 #[derive(Clone, Copy, Debug)]
@@ -130,30 +130,21 @@ pub fn moves_made(start: Colour, plies: usize, side: Colour) -> u32 {
     (plies.saturating_sub(first)).div_ceil(2) as u32
 }
 
-/// The game result of an outcome by the rules.
-pub fn result_of(outcome: Outcome) -> GameResult {
-    match outcome {
-        Outcome::Win(c) => GameResult::Win(c),
-        Outcome::Draw(_) => GameResult::Draw,
-    }
-}
-
-/// The Termination tag text of an outcome by the rules.
-pub fn termination_of(outcome: Outcome) -> String {
-    match outcome {
-        Outcome::Win(c) => format!("{} has no legal move", (!c).name()),
-        Outcome::Draw(reason) => format!("draw by the {reason}"),
-    }
+/// How the rules ended the game, if they did: who won, and why in the
+/// engine's words (the Termination tag text).
+pub fn ended_by_rules(engine: &Engine) -> Option<(GameResult, String)> {
+    let result = engine.outcome()?;
+    Some((result, engine.result_text().unwrap_or_default()))
 }
 
 /// The `E` reason Tiao sends on its own turn when the rules have ended the
 /// game (`E10` without a move, `E20` for a draw, `E30` when the peer is
 /// the one without a move).
-pub fn reason_for(outcome: Outcome, tiao: Colour) -> EndReason {
-    match outcome {
-        Outcome::Win(c) if c == tiao => EndReason::Win,
-        Outcome::Win(_) => EndReason::Lose,
-        Outcome::Draw(_) => EndReason::Draw,
+pub fn reason_for(result: GameResult, tiao: Colour) -> EndReason {
+    match result {
+        GameResult::Win(c) if c == tiao => EndReason::Win,
+        GameResult::Win(_) => EndReason::Lose,
+        GameResult::Draw => EndReason::Draw,
     }
 }
 
@@ -161,30 +152,27 @@ pub fn reason_for(outcome: Outcome, tiao: Colour) -> EndReason {
 /// the board decides when the rules have ended the game; otherwise only a
 /// resignation (the peer says it loses) is taken at its word.
 pub fn result_of_peer_end(
-    outcome: Option<Outcome>,
+    by_rules: Option<(GameResult, String)>,
     reason: EndReason,
     tiao: Colour,
-) -> (GameResult, String) {
-    if let Some(o) = outcome {
-        return (result_of(o), termination_of(o));
+) -> (Option<GameResult>, String) {
+    if let Some((result, why)) = by_rules {
+        return (Some(result), why);
     }
     match reason {
         EndReason::Lose => (
-            GameResult::Win(tiao),
+            Some(GameResult::Win(tiao)),
             format!("{} resigned", (!tiao).name()),
         ),
         EndReason::Draw => (
-            GameResult::Unfinished,
+            None,
             "the peer ended the game as a draw; not a draw by the rules".into(),
         ),
         EndReason::Win => (
-            GameResult::Unfinished,
+            None,
             "the peer ended the game claiming a win; not over by the rules".into(),
         ),
-        EndReason::None => (
-            GameResult::Unfinished,
-            "the peer ended the game without a reason".into(),
-        ),
+        EndReason::None => (None, "the peer ended the game without a reason".into()),
     }
 }
 

@@ -12,22 +12,24 @@ use super::clock::Clocks;
 use super::connection::{Connection, Stop};
 use super::game::GameSpec;
 use super::game::{
-    back_ply, move_message, moves_made, play_peer_move, reason_for, result_of, result_of_peer_end,
-    setup_of, termination_of,
+    back_ply, ended_by_rules, move_message, moves_made, play_peer_move, reason_for,
+    result_of_peer_end, setup_of,
 };
 use super::message::{AcceptCode, BackCode, BackRequest, EndReason, GameEnd, Message, ParseError};
-use super::record::{GameInfo, GameResult, pdn_game};
+use super::record::{GameInfo, pdn_game};
 use super::search::Thinking;
-use crate::board::{Colour, Outcome, Variant};
+use crate::board::{Colour, Variant};
 use crate::engine::{Decision, Engine, MoveReading};
 use crate::notation::MoveFormat;
 use crate::search::{Limits, Params};
+use tiao_core::GameResult;
 use tokio::io::{AsyncRead, AsyncWrite};
 use tokio::time::Instant;
 
 /// How a game ended.
 struct Ending {
-    result: GameResult,
+    /// Who won; `None`: unfinished.
+    result: Option<GameResult>,
     termination: String,
 }
 
@@ -91,7 +93,7 @@ where
         let played = self.game_loop(&mut board).await;
         let (result, termination) = match &played {
             Ok(e) => (e.result, e.termination.clone()),
-            Err(stop) => (GameResult::Unfinished, stop.describe()),
+            Err(stop) => (None, stop.describe()),
         };
         log::info!(
             "dxp: clocks at the end: {}",
@@ -107,7 +109,7 @@ where
     }
 
     /// Append the game to the PDN file and report it on stdout.
-    async fn record(&mut self, info: &GameInfo, result: GameResult, termination: &str) {
+    async fn record(&mut self, info: &GameInfo, result: Option<GameResult>, termination: &str) {
         let moves = self
             .engine
             .as_ref()
@@ -129,7 +131,7 @@ where
             info.round,
             info.white,
             info.black,
-            result.pdn()
+            super::record::pdn_result(result)
         ));
     }
 
@@ -137,9 +139,9 @@ where
         loop {
             let engine = self.ensure_engine().await?;
             let side = engine.side_to_move();
-            let outcome = engine.outcome();
+            let by_rules = ended_by_rules(engine);
             let turn = if side == board.spec.tiao {
-                match outcome {
+                match by_rules {
                     Some(o) => Turn::Ended(self.end_game(board, o).await?),
                     None => self.think(board).await?,
                 }
@@ -259,12 +261,12 @@ where
             match incoming.message {
                 Ok(Message::Move(m)) => {
                     let engine = self.ensure_engine().await?;
-                    if let Some(o) = engine.outcome() {
+                    if let Some(o) = ended_by_rules(engine) {
                         // The rules ended the game before this move: say so, as
                         // Tiao would have on its turn.
                         self.complain(
                             &incoming.text,
-                            &format!("the game is already over ({})", termination_of(o)),
+                            &format!("the game is already over ({})", o.1),
                         )
                         .await?;
                         return Ok(Turn::Ended(self.end_game(board, o).await?));
@@ -331,7 +333,7 @@ where
         }
         let engine = self.ensure_engine().await?;
         let (result, termination) =
-            result_of_peer_end(engine.outcome(), end.reason, board.spec.tiao);
+            result_of_peer_end(ended_by_rules(engine), end.reason, board.spec.tiao);
         let ack = Message::End(GameEnd {
             reason: EndReason::None,
             stop: board.spec.stop_after,
@@ -347,14 +349,18 @@ where
     }
 
     /// The rules ended the game on Tiao's turn: send `E` and wait for the acknowledgement.
-    async fn end_game(&mut self, board: &mut Board, outcome: Outcome) -> Result<Ending, Stop> {
+    async fn end_game(
+        &mut self,
+        board: &mut Board,
+        (result, why): (GameResult, String),
+    ) -> Result<Ending, Stop> {
         board.clocks.stop(Instant::now());
         let ending = Ending {
-            result: result_of(outcome),
-            termination: termination_of(outcome),
+            result: Some(result),
+            termination: why,
         };
         let end = Message::End(GameEnd {
-            reason: reason_for(outcome, board.spec.tiao),
+            reason: reason_for(result, board.spec.tiao),
             stop: board.spec.stop_after,
         });
         if let Err(stop) = self.send(end).await {

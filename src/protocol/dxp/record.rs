@@ -3,33 +3,20 @@
 //! the PDN file every game is appended to as soon as it ends, so that a
 //! match that is cut short keeps what it played.
 
-use crate::board::{Colour, Variant};
+use crate::board::Variant;
 use crate::notation::pdn::today;
 use crate::notation::{PdnGame, write_game};
 use std::io::Write;
 use std::path::{Path, PathBuf};
 use std::sync::Mutex;
 use std::time::Duration;
+use tiao_core::GameResult;
 
-/// How a game ended, by the board.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum GameResult {
-    Win(Colour),
-    Draw,
-    /// Abandoned, or ended by the peer without a result the board confirms.
-    Unfinished,
-}
-
-impl GameResult {
-    /// The PDN result token (international style).
-    pub fn pdn(self) -> &'static str {
-        match self {
-            GameResult::Win(Colour::White) => "2-0",
-            GameResult::Win(Colour::Black) => "0-2",
-            GameResult::Draw => "1-1",
-            GameResult::Unfinished => "*",
-        }
-    }
+/// The PDN result token of a DXP game (international style; `*` when
+/// the game is unfinished: abandoned, or ended by the peer without a
+/// result the board confirms).
+pub fn pdn_result(result: Option<GameResult>) -> &'static str {
+    result.map_or("*", |r| r.pdn(true))
 }
 
 /// Everything the PDN record of one game says besides the moves.
@@ -51,7 +38,7 @@ pub struct GameInfo {
 pub fn pdn_game(
     info: &GameInfo,
     moves: Vec<String>,
-    result: GameResult,
+    result: Option<GameResult>,
     termination: &str,
 ) -> PdnGame {
     let mut g = PdnGame::default();
@@ -61,7 +48,7 @@ pub fn pdn_game(
     g.set_tag("Round", info.round.to_string());
     g.set_tag("White", info.white.clone());
     g.set_tag("Black", info.black.clone());
-    g.set_tag("Result", result.pdn());
+    g.set_tag("Result", pdn_result(result));
     g.set_tag("GameType", Variant::International.pdn_game_type_tag());
     if let Some(fen) = &info.start_fen {
         g.set_tag("FEN", fen.clone());
@@ -69,7 +56,7 @@ pub fn pdn_game(
     g.set_tag("TimeControl", time_control(info.time, info.moves));
     g.set_tag("Termination", termination);
     g.moves = moves;
-    g.result = Some(result.pdn().to_string());
+    g.result = Some(pdn_result(result).to_string());
     g
 }
 

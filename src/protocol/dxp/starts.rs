@@ -8,7 +8,7 @@
 //! game is played. The position reached is sent with flag `B` (flag `A`
 //! when it is the normal start).
 
-use super::game::{setup_of, termination_of};
+use super::game::setup_of;
 use super::message::Setup;
 use crate::board::Variant;
 use crate::engine::{MoveReading, Session, new_session};
@@ -61,11 +61,8 @@ pub fn from_moves(line: &str) -> Result<Option<Setup>, String> {
 
 /// A start must leave the side to move a move: a finished game is no game.
 fn check_playable(s: &dyn Session) -> Result<(), String> {
-    match s.outcome() {
-        Some(o) => Err(format!(
-            "the game is already over there ({})",
-            termination_of(o)
-        )),
+    match s.result_text() {
+        Some(why) => Err(format!("the game is already over there ({why})")),
         None => Ok(()),
     }
 }

@@ -2,8 +2,8 @@
 //! left unfinished, and the summary line printed on stdout when a match
 //! (one connection) ends.
 
-use super::record::GameResult;
 use crate::board::Colour;
+use tiao_core::GameResult;
 
 /// Results of the games of one match.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
@@ -18,12 +18,12 @@ pub struct Tally {
 
 impl Tally {
     /// Count one game Tiao played with `tiao`.
-    pub fn add(&mut self, result: GameResult, tiao: Colour) {
+    pub fn add(&mut self, result: Option<GameResult>, tiao: Colour) {
         match result {
-            GameResult::Win(c) if c == tiao => self.wins += 1,
-            GameResult::Win(_) => self.losses += 1,
-            GameResult::Draw => self.draws += 1,
-            GameResult::Unfinished => self.unfinished += 1,
+            Some(GameResult::Win(c)) if c == tiao => self.wins += 1,
+            Some(GameResult::Win(_)) => self.losses += 1,
+            Some(GameResult::Draw) => self.draws += 1,
+            None => self.unfinished += 1,
         }
     }
 
@@ -63,10 +63,10 @@ mod tests {
     #[test]
     fn counts_from_tiaos_side() {
         let mut t = Tally::default();
-        t.add(GameResult::Win(Colour::Black), Colour::Black);
-        t.add(GameResult::Win(Colour::Black), Colour::White);
-        t.add(GameResult::Draw, Colour::White);
-        t.add(GameResult::Unfinished, Colour::White);
+        t.add(Some(GameResult::Win(Colour::Black)), Colour::Black);
+        t.add(Some(GameResult::Win(Colour::Black)), Colour::White);
+        t.add(Some(GameResult::Draw), Colour::White);
+        t.add(None, Colour::White);
         assert_eq!((t.wins, t.losses, t.draws, t.unfinished), (1, 1, 1, 1));
         assert_eq!(
             t.summary("Tiao", "X"),

@@ -14,6 +14,7 @@
 
 use super::spec::{parse_number, parse_pairs};
 use crate::board::Colour;
+use tiao_core::GameResult;
 
 /// When to adjudicate a draw.
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -106,11 +107,11 @@ pub struct Adjudication {
     pub win: Option<WinRule>,
 }
 
-/// A decision to end the game.
+/// A decision to end the game: the result, and why.
 #[derive(Clone, Debug, PartialEq)]
-pub enum Verdict {
-    Draw(String),
-    Win(Colour, String),
+pub struct Adjudged {
+    pub result: GameResult,
+    pub reason: String,
 }
 
 /// The scores of one game, per side, in White's view.
@@ -135,7 +136,7 @@ impl ScoreTrack {
 
     /// Whether the rules end the game now; `move_number` is the number of
     /// the move about to be played (1-based, opening included).
-    pub fn verdict(&self, rules: &Adjudication, move_number: u32) -> Option<Verdict> {
+    pub fn adjudge(&self, rules: &Adjudication, move_number: u32) -> Option<Adjudged> {
         if let Some(w) = rules.win
             && let (Some(a), Some(b)) = (
                 Self::last(&self.white, w.moves),
@@ -144,9 +145,9 @@ impl ScoreTrack {
         {
             for (side, sign) in [(Colour::White, 1.0), (Colour::Black, -1.0)] {
                 if a.iter().chain(b).all(|s| s * sign >= w.score) {
-                    return Some(Verdict::Win(
-                        side,
-                        format!(
+                    return Some(Adjudged {
+                        result: GameResult::Win(side),
+                        reason: format!(
                             "both engines scored {} ahead by at least {:.2} for {} moves",
                             if side == Colour::White {
                                 "White"
@@ -156,7 +157,7 @@ impl ScoreTrack {
                             w.score,
                             w.moves
                         ),
-                    ));
+                    });
                 }
             }
         }
@@ -168,10 +169,13 @@ impl ScoreTrack {
             )
             && a.iter().chain(b).all(|s| s.abs() <= d.score)
         {
-            return Some(Verdict::Draw(format!(
-                "both engines scored within ±{:.2} for {} moves",
-                d.score, d.moves
-            )));
+            return Some(Adjudged {
+                result: GameResult::Draw,
+                reason: format!(
+                    "both engines scored within ±{:.2} for {} moves",
+                    d.score, d.moves
+                ),
+            });
         }
         None
     }
@@ -208,17 +212,20 @@ mod tests {
         t.record(Colour::White, 3.5);
         t.record(Colour::Black, -3.2);
         t.record(Colour::White, 4.0);
-        assert_eq!(t.verdict(&rules, 10), None); // Black has only one score
+        assert_eq!(t.adjudge(&rules, 10), None); // Black has only one score
         t.record(Colour::Black, -1.0); // Black disagrees
-        assert_eq!(t.verdict(&rules, 10), None);
+        assert_eq!(t.adjudge(&rules, 10), None);
         t.record(Colour::White, 5.0);
         t.record(Colour::Black, -3.0);
         // Last two: White 4.0, 5.0; Black (White's view) 1.0, 3.0: not yet.
-        assert_eq!(t.verdict(&rules, 10), None);
+        assert_eq!(t.adjudge(&rules, 10), None);
         t.record(Colour::Black, -3.1);
         assert!(matches!(
-            t.verdict(&rules, 10),
-            Some(Verdict::Win(Colour::White, _))
+            t.adjudge(&rules, 10),
+            Some(Adjudged {
+                result: GameResult::Win(Colour::White),
+                ..
+            })
         ));
     }
 
@@ -237,9 +244,15 @@ mod tests {
             t.record(Colour::White, 0.05);
             t.record(Colour::Black, -0.1);
         }
-        assert_eq!(t.verdict(&rules, 19), None);
-        assert!(matches!(t.verdict(&rules, 20), Some(Verdict::Draw(_))));
+        assert_eq!(t.adjudge(&rules, 19), None);
+        assert!(matches!(
+            t.adjudge(&rules, 20),
+            Some(Adjudged {
+                result: GameResult::Draw,
+                ..
+            })
+        ));
         t.record(Colour::White, 0.3);
-        assert_eq!(t.verdict(&rules, 21), None);
+        assert_eq!(t.adjudge(&rules, 21), None);
     }
 }

@@ -9,7 +9,7 @@
 //! engine to move: a crash, a hang, a time forfeit or an illegal or
 //! unreadable move. The engine that failed loses and is restarted.
 
-use super::adjudication::{Adjudication, ScoreTrack, Verdict};
+use super::adjudication::{Adjudged, Adjudication, ScoreTrack};
 use super::ballot::Opening;
 use super::player::Player;
 use super::tc::{Clock, TimeControl, format_seconds};
@@ -19,6 +19,7 @@ use crate::engine::MoveReading;
 use crate::notation::{MoveError, MoveFormat};
 use crate::protocol::hubline::{format_line, parse_line};
 use std::time::{Duration, Instant};
+pub use tiao_core::GameResult;
 
 /// A game this long is ended as a draw: the draw rules end every real game
 /// far sooner, so reaching it means something is wrong, and the match must
@@ -74,36 +75,10 @@ impl TerminationKind {
     }
 }
 
-/// The result of a game.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum GameResult {
-    Win(Colour),
-    Draw,
-}
-
-impl GameResult {
-    /// The PDN result token for `game` (international style for
-    /// international and Canadian draughts, `1-0` style for the rest).
-    pub fn pdn(self, game: GameKind) -> &'static str {
-        let international = game.variant().is_some_and(Variant::international_results);
-        match (self, international) {
-            (GameResult::Win(Colour::White), true) => "2-0",
-            (GameResult::Win(Colour::Black), true) => "0-2",
-            (GameResult::Draw, true) => "1-1",
-            (GameResult::Win(Colour::White), false) => "1-0",
-            (GameResult::Win(Colour::Black), false) => "0-1",
-            (GameResult::Draw, false) => "1/2-1/2",
-        }
-    }
-
-    /// Half points for `side` (0, 1 or 2).
-    pub fn half_points(self, side: Colour) -> u8 {
-        match self {
-            GameResult::Draw => 1,
-            GameResult::Win(c) if c == side => 2,
-            GameResult::Win(_) => 0,
-        }
-    }
+/// The PDN result token of `result` in `game` (international style for
+/// international and Canadian draughts, `1-0` style for the rest).
+pub fn pdn_result(result: GameResult, game: GameKind) -> &'static str {
+    result.pdn(game.variant().is_some_and(Variant::international_results))
 }
 
 /// A finished game.
@@ -326,11 +301,7 @@ pub fn play_game(
     loop {
         if let Some(outcome) = session.outcome() {
             let detail = session.result_text().unwrap_or_default();
-            let result = match outcome {
-                crate::board::Outcome::Win(c) => GameResult::Win(c),
-                crate::board::Outcome::Draw(_) => GameResult::Draw,
-            };
-            record.result = result;
+            record.result = outcome;
             record.detail = detail;
             return Ok(record);
         }
@@ -354,12 +325,9 @@ pub fn play_game(
         }
         let plies = hub_moves.len();
         let move_number = ((plies + usize::from(black_first)) / 2 + 1) as u32;
-        if let Some(v) = scores.verdict(&cfg.adjudication, move_number) {
+        if let Some(Adjudged { result, reason }) = scores.adjudge(&cfg.adjudication, move_number) {
             record.kind = TerminationKind::Adjudication;
-            (record.result, record.detail) = match v {
-                Verdict::Draw(d) => (GameResult::Draw, d),
-                Verdict::Win(c, d) => (GameResult::Win(c), d),
-            };
+            (record.result, record.detail) = (result, reason);
             return Ok(record);
         }
         if plies >= MAX_PLIES {

@@ -6,7 +6,7 @@
 //! interrupted keeps what it played); `Round` is the game's number in the
 //! schedule, so sorting by it restores the playing order.
 
-use super::arbiter::GameRecord;
+use super::arbiter::{GameRecord, pdn_result};
 use super::ballot::Opening;
 use super::tc::TimeControl;
 use crate::engine::GameKind;
@@ -32,7 +32,7 @@ pub struct GameInfo<'a> {
 
 /// The PDN game of a record.
 pub fn to_pdn(record: &GameRecord, info: &GameInfo) -> PdnGame {
-    let result = record.result.pdn(info.variant);
+    let result = pdn_result(record.result, info.variant);
     let mut g = PdnGame::default();
     g.set_tag("Event", info.event);
     g.set_tag("Site", "tiao match");

@@ -11,6 +11,7 @@ use super::piece::Colour;
 use super::position::{Position, Word};
 use super::variant::{EndgameKind, EndgameRule, Rules};
 use std::fmt;
+use tiao_core::GameResult;
 use tiao_core::bits::BitWord;
 
 /// Why a game is drawn.
@@ -41,6 +42,26 @@ pub enum Outcome {
     /// The winner; the loser has no legal move (no pieces, or all blocked).
     Win(Colour),
     Draw(DrawReason),
+}
+
+impl Outcome {
+    /// Who won.
+    pub fn result(self) -> GameResult {
+        match self {
+            Outcome::Win(c) => GameResult::Win(c),
+            Outcome::Draw(_) => GameResult::Draw,
+        }
+    }
+}
+
+impl fmt::Display for Outcome {
+    /// `white wins (black cannot move)`, `draw (threefold repetition)`.
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Outcome::Win(c) => write!(f, "{} wins ({} cannot move)", c.name(), (!*c).name()),
+            Outcome::Draw(reason) => write!(f, "draw ({reason})"),
+        }
+    }
 }
 
 /// Move counters for the draw rules, as of one position.
