@@ -48,7 +48,7 @@ pub fn run() -> i32 {
     let engine = match Engine::new(Options::default()) {
         Ok(e) => e,
         Err(e) => {
-            out.line(&format_line("error", &[("message", e)]));
+            out.line(&format_line("error", &[("message", e.to_string())]));
             return 1;
         }
     };

@@ -158,7 +158,8 @@ pub fn run_with(opts: BenchOptions, line: &dyn Fn(&str)) -> Result<BenchResult, 
         threads: opts.threads,
         hash_mib: opts.hash_mib,
         ..Options::default()
-    })?;
+    })
+    .map_err(|e| e.to_string())?;
     if let Some(name) = opts.eval {
         engine.set_option("eval", name).map_err(|e| e.to_string())?;
     }

@@ -16,6 +16,7 @@ pub mod bench;
 mod board_game;
 mod decision;
 mod draughts;
+mod error;
 mod gewu_dice;
 mod kind;
 pub mod options;
@@ -23,9 +24,10 @@ pub mod options;
 pub use board_game::{BoardGameSession, TextGame};
 pub use decision::{DatabaseMove, Decision, Purpose};
 pub use draughts::DraughtsSession;
+pub use error::{EngineError, KeptTable};
 pub use gewu_dice::GewuDiceSession;
 pub use kind::{GameKind, UnknownGame};
-pub use options::{OptionError, OptionKind, OptionSpec};
+pub use options::{OptionError, OptionKind, OptionSpec, Refusal};
 
 use std::collections::HashMap;
 use std::path::{Path, PathBuf};
@@ -338,10 +340,27 @@ pub struct Engine {
 }
 
 impl Engine {
-    pub fn new(options: Options) -> Result<Self, String> {
+    /// An engine at the start position of `options.variant`, with its
+    /// threads started and its table allocated; nothing is opened yet
+    /// ([`Engine::open_knowledge`]).
+    pub fn new(options: Options) -> Result<Self, EngineError> {
+        // `Searcher::new` says both of its failures in one sentence: start
+        // the threads with the smallest table, then make the table asked
+        // for, so that each failure is told by its kind.
+        let mut searcher =
+            Searcher::new(options.threads, 1).map_err(|message| EngineError::Threads {
+                threads: options.threads.max(1),
+                message,
+            })?;
+        searcher
+            .set_hash_mib(options.hash_mib)
+            .map_err(|error| EngineError::Table {
+                error,
+                kept: KeptTable::Nothing,
+            })?;
         Ok(Engine {
             session: new_session(options.variant),
-            searcher: Searcher::new(options.threads, options.hash_mib)?,
+            searcher,
             know: Knowledge::default(),
             options,
             book: None,
@@ -561,18 +580,28 @@ impl Engine {
         ))
     }
 
-    fn set_threads(&mut self, n: usize) -> Result<(), String> {
-        self.searcher.set_threads(n)?;
+    /// Restart the search threads; on failure the current ones (and the
+    /// `threads` option) stay as they were.
+    fn set_threads(&mut self, n: usize) -> Result<(), EngineError> {
+        self.searcher
+            .set_threads(n)
+            .map_err(|message| EngineError::Threads {
+                threads: n.max(1),
+                message,
+            })?;
         self.options.threads = n.max(1);
         Ok(())
     }
 
     /// Resize the transposition table; on failure the current table (and
     /// the `hash` option) stay as they were.
-    fn set_hash_mib(&mut self, mib: usize) -> Result<(), String> {
+    fn set_hash_mib(&mut self, mib: usize) -> Result<(), EngineError> {
         self.searcher
             .set_hash_mib(mib)
-            .map_err(|e| format!("{e}; keeping the {} MiB table", self.options.hash_mib))?;
+            .map_err(|error| EngineError::Table {
+                error,
+                kept: KeptTable::Mib(self.options.hash_mib),
+            })?;
         self.options.hash_mib = mib;
         Ok(())
     }
@@ -747,5 +776,62 @@ impl Engine {
         pool: Option<&rayon::ThreadPool>,
     ) -> Vec<PerftLine> {
         self.session.perft(depth, divide, bulk, pool)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// More than any machine has: the size overflows, so no allocator is asked.
+    const ABSURD_MIB: usize = usize::MAX;
+
+    #[test]
+    fn an_absurd_table_makes_no_engine_and_says_so_by_its_kind() {
+        let made = Engine::new(Options {
+            hash_mib: ABSURD_MIB,
+            ..Options::default()
+        });
+        let Err(e) = made else {
+            panic!("an engine with an absurd table");
+        };
+        assert!(
+            matches!(
+                e,
+                EngineError::Table {
+                    kept: KeptTable::Nothing,
+                    ..
+                }
+            ),
+            "{e:?}"
+        );
+        assert!(e.to_string().starts_with("cannot allocate"), "{e}");
+        assert!(!e.to_string().contains("keeping"), "{e}");
+    }
+
+    #[test]
+    fn an_absurd_hash_is_refused_and_the_engine_keeps_its_table() {
+        let mut engine = Engine::new(Options::default()).expect("engine");
+        let mib = engine.options().hash_mib;
+        let bytes = engine.searcher.tt().bytes();
+        let e = engine
+            .set_hash_mib(ABSURD_MIB)
+            .expect_err("an absurd table");
+        let EngineError::Table { kept, .. } = &e else {
+            panic!("not a table error: {e:?}");
+        };
+        assert_eq!(*kept, KeptTable::Mib(mib));
+        assert!(
+            e.to_string()
+                .ends_with(&format!("; keeping the {mib} MiB table")),
+            "{e}"
+        );
+        assert_eq!(engine.options().hash_mib, mib);
+        assert_eq!(engine.option("hash"), Ok(mib.to_string()));
+        assert_eq!(engine.searcher.tt().bytes(), bytes);
+        // A size that fits is still taken.
+        engine.set_hash_mib(1).expect("1 MiB");
+        assert_eq!(engine.options().hash_mib, 1);
+        assert!(engine.searcher.tt().bytes() < bytes);
     }
 }

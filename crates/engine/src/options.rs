@@ -7,7 +7,7 @@
 //! the ranges of its older commands: `threads`, `hash`, `egdb`, `book`),
 //! and the command-line flags of `tiao dxp` that set the same options.
 
-use super::{Engine, GameKind};
+use super::{Engine, EngineError, GameKind, KeptTable};
 use std::fmt;
 use std::ops::RangeInclusive;
 use std::path::PathBuf;
@@ -308,7 +308,7 @@ pub enum OptionError {
     /// cannot start, a table the machine cannot give, an unreadable file).
     Refused {
         option: &'static str,
-        reason: String,
+        reason: Refusal,
     },
     /// The value was set, but what it names could not be opened, or only
     /// in part (endgame databases, an opening book): the engine plays on
@@ -317,6 +317,25 @@ pub enum OptionError {
         option: &'static str,
         reason: String,
     },
+}
+
+/// Why the engine refused an option's value (it keeps the value it had).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Refusal {
+    /// The search threads or the table (`threads`, `hash`, `tt-size`).
+    Engine(EngineError),
+    /// The evaluation cannot be used (`eval`, `eval-file`): the
+    /// evaluation's own words (for a file, with `keeping the current evaluation`).
+    Eval(String),
+}
+
+impl fmt::Display for Refusal {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Refusal::Engine(e) => e.fmt(f),
+            Refusal::Eval(message) => f.write_str(message),
+        }
+    }
 }
 
 impl fmt::Display for OptionError {
@@ -338,9 +357,8 @@ impl fmt::Display for OptionError {
                     ),
                 }
             }
-            OptionError::Refused { reason, .. } | OptionError::NotLoaded { reason, .. } => {
-                f.write_str(reason)
-            }
+            OptionError::Refused { reason, .. } => reason.fmt(f),
+            OptionError::NotLoaded { reason, .. } => f.write_str(reason),
         }
     }
 }
@@ -429,10 +447,12 @@ impl Engine {
         option: &'static OptionSpec,
         value: OptionValue,
     ) -> Result<(), OptionError> {
-        let refused = |reason: String| OptionError::Refused {
+        let refused = |reason: Refusal| OptionError::Refused {
             option: option.name,
             reason,
         };
+        let engine_refused = |e: EngineError| refused(Refusal::Engine(e));
+        let eval_refused = |message: String| refused(Refusal::Eval(message));
         let (int, text, yes) = match &value {
             OptionValue::Bool(b) => (0, "", *b),
             OptionValue::Int(i) => (*i, "", false),
@@ -472,23 +492,28 @@ impl Engine {
                 self.book_stale = true;
             }
             "ponder" => self.options.ponder = yes,
-            "threads" => self.set_threads(int as usize).map_err(refused)?,
-            "hash" => self.set_hash_mib(int as usize).map_err(refused)?,
+            "threads" => self.set_threads(int as usize).map_err(engine_refused)?,
+            "hash" => self.set_hash_mib(int as usize).map_err(engine_refused)?,
             "tt-size" => {
                 self.searcher
                     .set_tt_log2_entries(int as u32)
-                    .map_err(|e| refused(format!("{e}; keeping the current table")))?;
+                    .map_err(|error| {
+                        engine_refused(EngineError::Table {
+                            error,
+                            kept: KeptTable::Current,
+                        })
+                    })?;
                 self.tt_size = int as u32;
             }
             "multipv" => self.options.multipv = int as usize,
-            "eval" => self.know.eval = Arc::new(EvalChoice::named(text).map_err(refused)?),
+            "eval" => self.know.eval = Arc::new(EvalChoice::named(text).map_err(eval_refused)?),
             "eval-file" => {
                 self.eval_file = text.to_string();
                 self.know.eval = Arc::new(if text.is_empty() {
                     EvalChoice::default()
                 } else {
                     EvalChoice::load(std::path::Path::new(text))
-                        .map_err(|e| refused(format!("{e}; keeping the current evaluation")))?
+                        .map_err(|e| eval_refused(format!("{e}; keeping the current evaluation")))?
                 });
             }
             "egdb-pieces" | "bb-size" => {
@@ -649,7 +674,7 @@ mod tests {
                 e,
                 OptionError::Refused {
                     option: "eval-file",
-                    ..
+                    reason: Refusal::Eval(_),
                 }
             ),
             "{e:?}"
