@@ -195,7 +195,7 @@ impl Hub {
             for opened in engine.open_knowledge() {
                 match opened {
                     Ok(msg) => log::info!("{msg}"),
-                    Err(e) => self.error(e),
+                    Err(e) => self.error(e.to_string()),
                 }
             }
         }

@@ -166,7 +166,7 @@ pub fn run_with(opts: BenchOptions, line: &dyn Fn(&str)) -> Result<BenchResult, 
     let (mut nodes, mut probes, mut hits) = (0, 0, 0);
     let mut time = Duration::ZERO;
     for (i, (variant, fen)) in POSITIONS.iter().enumerate() {
-        engine.set_variant(*variant)?;
+        engine.set_variant(*variant).map_err(|e| e.to_string())?;
         engine.new_game();
         engine
             .set_position(PositionText::Fen(fen), &[], MoveReading::Any)

@@ -19,6 +19,7 @@ mod draughts;
 mod error;
 mod gewu_dice;
 mod kind;
+mod loaded;
 pub mod options;
 
 pub use board_game::{BoardGameSession, TextGame};
@@ -27,6 +28,9 @@ pub use draughts::DraughtsSession;
 pub use error::{EngineError, KeptTable};
 pub use gewu_dice::GewuDiceSession;
 pub use kind::{GameKind, UnknownGame};
+pub use loaded::{
+    BookLoad, BookLoadError, KnowledgeError, NotOpened, Opened, TablesError, TablesLoad,
+};
 pub use options::{OptionError, OptionKind, OptionSpec, Refusal};
 
 use std::collections::HashMap;
@@ -399,15 +403,16 @@ impl Engine {
 
     /// Switch to a draughts variant (a new game at the start position);
     /// errors as [`Engine::set_game`].
-    pub fn set_variant(&mut self, v: Variant) -> Result<(), String> {
+    pub fn set_variant(&mut self, v: Variant) -> Result<(), NotOpened> {
         self.options.variant = v;
         self.set_game(GameKind::Draughts(v))
     }
 
     /// Switch to any game (a new game at the start position). The switch
     /// always happens; an error says what of the new variant's knowledge
-    /// (its endgame tables, its opening book) could not be opened.
-    pub fn set_game(&mut self, kind: GameKind) -> Result<(), String> {
+    /// (its endgame tables, its opening book) could not be opened. What
+    /// was opened is logged.
+    pub fn set_game(&mut self, kind: GameKind) -> Result<(), NotOpened> {
         if self.session.kind() == kind {
             return Ok(());
         }
@@ -420,20 +425,20 @@ impl Engine {
         // Tables are per variant: open the new variant's, if any are wanted.
         if self.options.egdb_pieces > 0 {
             match self.load_egdb() {
-                Ok(msg) => log::info!("{msg}"),
-                Err(e) => problems.push(e),
+                Ok(found) => log::info!("{found}"),
+                Err(e) => problems.push(e.into()),
             }
         }
         if self.book_wanted {
             match self.load_book() {
-                Ok(msg) => log::info!("{msg}"),
-                Err(e) => problems.push(e),
+                Ok(found) => log::info!("{found}"),
+                Err(e) => problems.push(e.into()),
             }
         }
         if problems.is_empty() {
             Ok(())
         } else {
-            Err(problems.join("; "))
+            Err(NotOpened { problems })
         }
     }
 
@@ -442,16 +447,16 @@ impl Engine {
     /// From then on, changing those options opens them again at once.
     /// One result per thing opened: what was loaded, or why not (the
     /// engine then plays without it).
-    pub fn open_knowledge(&mut self) -> Vec<Result<String, String>> {
+    pub fn open_knowledge(&mut self) -> Vec<Result<Opened, KnowledgeError>> {
         self.knowledge_open = true;
         self.egdb_stale = false;
         self.book_stale = false;
         let mut opened = Vec::new();
         if self.options.egdb_pieces > 0 {
-            opened.push(self.load_egdb());
+            opened.push(self.load_egdb().map(Opened::from).map_err(Into::into));
         }
         if self.options.book.enabled {
-            opened.push(self.load_book());
+            opened.push(self.load_book().map(Opened::from).map_err(Into::into));
         }
         opened
     }
@@ -462,46 +467,44 @@ impl Engine {
     /// file that was asked for and fails, or a default file that exists
     /// but is invalid, is an error: a variant that ships no book, a game
     /// without books and a default book that is not installed are not
-    /// (the last is logged as a warning).
-    pub fn load_book(&mut self) -> Result<String, String> {
+    /// (the last is logged as a warning, [`BookLoad::warning`]).
+    pub fn load_book(&mut self) -> Result<BookLoad, BookLoadError> {
+        use tiao_knowledge::book::{default_path_candidates, find_default, ships_book};
         self.book = None;
         self.book_wanted = true;
         let Some(variant) = self.session.variant() else {
-            return Ok(format!("no opening book for {}", self.session.kind()));
+            return Ok(BookLoad::NoneForGame {
+                game: self.session.kind(),
+            });
         };
-        let loaded = match &self.options.book_file {
-            Some(path) => Book::load(path, variant).map(|b| Some((b, path.clone()))),
-            None => tiao_knowledge::book::load_default(variant),
+        let named = self.options.book_file.clone();
+        let path = match named.or_else(|| find_default(variant)) {
+            Some(path) => path,
+            None if ships_book(variant) => {
+                let found = BookLoad::NotInstalled {
+                    variant,
+                    looked_in: default_path_candidates(variant),
+                };
+                if let Some(warning) = found.warning() {
+                    log::warn!("{warning}");
+                }
+                return Ok(found);
+            }
+            None => return Ok(BookLoad::NotShipped { variant }),
         };
-        match loaded {
-            Ok(Some((book, path))) => {
-                let msg = format!(
-                    "opening book: {} positions from {}",
-                    book.len(),
-                    path.display()
-                );
-                let distance = book.distances();
-                self.book = Some(Arc::new(LoadedBook {
-                    book,
-                    path,
-                    distance,
-                }));
-                Ok(msg)
-            }
-            Ok(None) if tiao_knowledge::book::ships_book(variant) => {
-                let looked: Vec<String> = tiao_knowledge::book::default_path_candidates(variant)
-                    .iter()
-                    .map(|p| p.display().to_string())
-                    .collect();
-                log::warn!(
-                    "no opening book for {variant} installed (looked in {}); playing without one",
-                    looked.join(", ")
-                );
-                Ok(format!("no opening book for {variant}"))
-            }
-            Ok(None) => Ok(format!("no opening book for {variant}")),
-            Err(e) => Err(format!("{e}; playing without an opening book")),
-        }
+        let book =
+            Book::load(&path, variant).map_err(|error| BookLoadError::new(path.clone(), error))?;
+        let found = BookLoad::Loaded {
+            positions: book.len(),
+            path: path.clone(),
+        };
+        let distance = book.distances();
+        self.book = Some(Arc::new(LoadedBook {
+            book,
+            path,
+            distance,
+        }));
+        Ok(found)
     }
 
     /// The book move for the current position, if the book is on, has the
@@ -526,58 +529,41 @@ impl Engine {
     }
 
     /// Open the endgame databases the options ask for, for the current
-    /// variant, checking every block of every table. Returns a description
-    /// of what was loaded, or why nothing was; an error also when some
-    /// tables were damaged, naming them (the sound tables are still used,
-    /// as far as they form a complete set).
-    pub fn load_egdb(&mut self) -> Result<String, String> {
+    /// variant, checking every block of every table. Returns what was
+    /// loaded, or why nothing was; an error also when some tables were
+    /// damaged, naming them (the sound tables are still used, as far as
+    /// they form a complete set: [`TablesError::Damaged`]).
+    pub fn load_egdb(&mut self) -> Result<TablesLoad, TablesError> {
         self.session.close_tables();
-        let pieces = self.options.egdb_pieces;
-        if pieces == 0 {
-            return Ok("endgame databases off".into());
+        let asked = self.options.egdb_pieces;
+        if asked == 0 {
+            return Ok(TablesLoad::Off);
         }
-        // The game's name is its variant's for draughts, the only game with tables.
-        let variant = self.session.kind();
+        let game = self.session.kind();
         let dir = self.options.egdb_dir.clone();
-        let (used, damaged) = match self.session.open_tables(&dir, pieces) {
-            TablesOpen::NotForThisGame => {
-                return Ok(format!("no endgame databases for {variant}"));
-            }
-            TablesOpen::Failed { error, damaged } if damaged.is_empty() => {
-                return Err(format!(
-                    "no endgame databases loaded: {error}; playing without them"
-                ));
-            }
+        match self.session.open_tables(&dir, asked) {
+            TablesOpen::NotForThisGame => Ok(TablesLoad::NotForThisGame { game }),
             TablesOpen::Failed { error, damaged } => {
-                return Err(format!(
-                    "no endgame databases loaded: damaged tables: {}; {error}; playing without them",
-                    damaged.join("; ")
-                ));
+                Err(TablesError::NoneLoaded { error, damaged })
             }
-            TablesOpen::Opened { pieces, damaged } => (pieces, damaged),
-        };
-        let msg = if used < pieces {
-            format!(
-                "endgame databases: {variant} complete up to {used} pieces in {} (asked for {pieces}; \
-                 generate the rest with: tiao egdb gen --variant {variant} --pieces {pieces} --dir {})",
-                dir.display(),
-                dir.display()
-            )
-        } else {
-            format!(
-                "endgame databases: {variant} up to {used} pieces from {}",
-                dir.display()
-            )
-        };
-        if damaged.is_empty() {
-            return Ok(msg);
+            TablesOpen::Opened {
+                pieces: used,
+                damaged,
+            } if !damaged.is_empty() => Err(TablesError::Damaged {
+                game,
+                damaged,
+                used,
+                asked,
+                dir,
+            }),
+            TablesOpen::Opened { pieces: used, .. } if used < asked => Ok(TablesLoad::Partial {
+                game,
+                used,
+                asked,
+                dir,
+            }),
+            TablesOpen::Opened { pieces, .. } => Ok(TablesLoad::Complete { game, pieces, dir }),
         }
-        Err(format!(
-            "damaged endgame tables left out: {}; using the {variant} tables up to {used} pieces \
-             (generate the damaged ones again with: tiao egdb gen --variant {variant} --pieces {pieces} --dir {})",
-            damaged.join("; "),
-            dir.display()
-        ))
     }
 
     /// Restart the search threads; on failure the current ones (and the
