@@ -48,7 +48,7 @@ pub fn run() -> i32 {
     let engine = match Engine::new(Options::default()) {
         Ok(e) => e,
         Err(e) => {
-            out.line(&format_line("error", &[("message", e)]));
+            out.line(&format_line("error", &[("message", e.to_string())]));
             return 1;
         }
     };
@@ -195,7 +195,7 @@ impl Hub {
             for opened in engine.open_knowledge() {
                 match opened {
                     Ok(msg) => log::info!("{msg}"),
-                    Err(e) => self.error(e),
+                    Err(e) => self.error(e.to_string()),
                 }
             }
         }

@@ -17,7 +17,7 @@ use crate::board::Variant;
 use crate::engine::bench;
 use crate::engine::options::{self as engine_options, OptionKind, OptionSpec};
 use crate::engine::{
-    DEFAULT_MOVE_TIME, Decision, Engine, GameKind, MoveReading, OptionError, Options,
+    DEFAULT_MOVE_TIME, Decision, Engine, GameKind, MoveReading, Opened, OptionError, Options,
     PositionError, PositionText, Purpose,
 };
 use crate::notation::MoveFormat;
@@ -429,10 +429,10 @@ impl TextMode {
                     Ok(_) if !self.engine.options().book.enabled => self
                         .engine
                         .load_book()
-                        .map(|msg| vec![msg])
-                        .map_err(|reason| OptionError::NotLoaded {
+                        .map(|found| vec![Opened::Book(found)])
+                        .map_err(|e| OptionError::NotLoaded {
                             option: "book-file",
-                            reason,
+                            problems: vec![e.into()],
                         }),
                     other => other,
                 }

@@ -120,7 +120,7 @@ fn is_shot(scores: &[(i32, String, bool)]) -> bool {
 
 /// Run a `tiao tactics` command.
 pub fn run(cmd: &TacticsCommand) -> Result<(), String> {
-    let mut s = Searcher::new(1, 32)?;
+    let mut s = Searcher::new(1, 32).map_err(|e| e.to_string())?;
     match cmd {
         TacticsCommand::Find {
             count: wanted,

@@ -158,14 +158,15 @@ pub fn run_with(opts: BenchOptions, line: &dyn Fn(&str)) -> Result<BenchResult, 
         threads: opts.threads,
         hash_mib: opts.hash_mib,
         ..Options::default()
-    })?;
+    })
+    .map_err(|e| e.to_string())?;
     if let Some(name) = opts.eval {
         engine.set_option("eval", name).map_err(|e| e.to_string())?;
     }
     let (mut nodes, mut probes, mut hits) = (0, 0, 0);
     let mut time = Duration::ZERO;
     for (i, (variant, fen)) in POSITIONS.iter().enumerate() {
-        engine.set_variant(*variant)?;
+        engine.set_variant(*variant).map_err(|e| e.to_string())?;
         engine.new_game();
         engine
             .set_position(PositionText::Fen(fen), &[], MoveReading::Any)

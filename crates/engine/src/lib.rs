@@ -17,15 +17,21 @@ pub mod bench;
 mod board_game;
 mod decision;
 mod draughts;
+mod error;
 mod gewu_dice;
 mod kind;
+mod loaded;
 pub mod options;
 mod session;
 
 pub use decision::{DatabaseMove, Decision, Purpose};
+pub use error::{EngineError, KeptTable};
 pub use gewu_dice::GewuTurn;
 pub use kind::{GameKind, UnknownGame};
-pub use options::{OptionError, OptionKind, OptionSpec};
+pub use loaded::{
+    BookLoad, BookLoadError, KnowledgeError, NotOpened, Opened, TablesError, TablesLoad,
+};
+pub use options::{OptionError, OptionKind, OptionSpec, Refusal};
 pub use session::{
     Current, GameSession, MoveReading, PerftLine, PositionForm, Session, SessionGame, TablesMove,
     TablesOpen, new_game_session, new_session,
@@ -185,10 +191,15 @@ pub struct Engine {
 }
 
 impl Engine {
-    pub fn new(options: Options) -> Result<Self, String> {
+    /// An engine at the start position of `options.variant`, with its
+    /// threads started and its table allocated; nothing is opened yet
+    /// ([`Engine::open_knowledge`]).
+    pub fn new(options: Options) -> Result<Self, EngineError> {
+        let searcher = Searcher::new(options.threads, options.hash_mib)
+            .map_err(|e| EngineError::of_searcher(e, KeptTable::Nothing))?;
         Ok(Engine {
             session: new_session(options.variant),
-            searcher: Searcher::new(options.threads, options.hash_mib)?,
+            searcher,
             eval: EvalChoice::builtin().clone(),
             options,
             book: None,
@@ -227,15 +238,16 @@ impl Engine {
 
     /// Switch to a draughts variant (a new game at the start position);
     /// errors as [`Engine::set_game`].
-    pub fn set_variant(&mut self, v: Variant) -> Result<(), String> {
+    pub fn set_variant(&mut self, v: Variant) -> Result<(), NotOpened> {
         self.options.variant = v;
         self.set_game(GameKind::Draughts(v))
     }
 
     /// Switch to any game (a new game at the start position). The switch
     /// always happens; an error says what of the new variant's knowledge
-    /// (its endgame tables, its opening book) could not be opened.
-    pub fn set_game(&mut self, kind: GameKind) -> Result<(), String> {
+    /// (its endgame tables, its opening book) could not be opened. What
+    /// was opened is logged.
+    pub fn set_game(&mut self, kind: GameKind) -> Result<(), NotOpened> {
         if self.session.kind() == kind {
             return Ok(());
         }
@@ -249,20 +261,20 @@ impl Engine {
         // Tables are per variant: open the new variant's, if any are wanted.
         if self.options.egdb_pieces > 0 {
             match self.load_egdb() {
-                Ok(msg) => log::info!("{msg}"),
-                Err(e) => problems.push(e),
+                Ok(found) => log::info!("{found}"),
+                Err(e) => problems.push(e.into()),
             }
         }
         if self.book_wanted {
             match self.load_book() {
-                Ok(msg) => log::info!("{msg}"),
-                Err(e) => problems.push(e),
+                Ok(found) => log::info!("{found}"),
+                Err(e) => problems.push(e.into()),
             }
         }
         if problems.is_empty() {
             Ok(())
         } else {
-            Err(problems.join("; "))
+            Err(NotOpened { problems })
         }
     }
 
@@ -271,16 +283,16 @@ impl Engine {
     /// From then on, changing those options opens them again at once.
     /// One result per thing opened: what was loaded, or why not (the
     /// engine then plays without it).
-    pub fn open_knowledge(&mut self) -> Vec<Result<String, String>> {
+    pub fn open_knowledge(&mut self) -> Vec<Result<Opened, KnowledgeError>> {
         self.knowledge_open = true;
         self.egdb_stale = false;
         self.book_stale = false;
         let mut opened = Vec::new();
         if self.options.egdb_pieces > 0 {
-            opened.push(self.load_egdb());
+            opened.push(self.load_egdb().map(Opened::from).map_err(Into::into));
         }
         if self.options.book.enabled {
-            opened.push(self.load_book());
+            opened.push(self.load_book().map(Opened::from).map_err(Into::into));
         }
         opened
     }
@@ -291,46 +303,44 @@ impl Engine {
     /// file that was asked for and fails, or a default file that exists
     /// but is invalid, is an error: a variant that ships no book, a game
     /// without books and a default book that is not installed are not
-    /// (the last is logged as a warning).
-    pub fn load_book(&mut self) -> Result<String, String> {
+    /// (the last is logged as a warning, [`BookLoad::warning`]).
+    pub fn load_book(&mut self) -> Result<BookLoad, BookLoadError> {
+        use tiao_knowledge::book::{default_path_candidates, find_default, ships_book};
         self.book = None;
         self.book_wanted = true;
         let Some(variant) = self.session.variant() else {
-            return Ok(format!("no opening book for {}", self.session.kind()));
+            return Ok(BookLoad::NoneForGame {
+                game: self.session.kind(),
+            });
         };
-        let loaded = match &self.options.book_file {
-            Some(path) => Book::load(path, variant).map(|b| Some((b, path.clone()))),
-            None => tiao_knowledge::book::load_default(variant),
+        let named = self.options.book_file.clone();
+        let path = match named.or_else(|| find_default(variant)) {
+            Some(path) => path,
+            None if ships_book(variant) => {
+                let found = BookLoad::NotInstalled {
+                    variant,
+                    looked_in: default_path_candidates(variant),
+                };
+                if let Some(warning) = found.warning() {
+                    log::warn!("{warning}");
+                }
+                return Ok(found);
+            }
+            None => return Ok(BookLoad::NotShipped { variant }),
         };
-        match loaded {
-            Ok(Some((book, path))) => {
-                let msg = format!(
-                    "opening book: {} positions from {}",
-                    book.len(),
-                    path.display()
-                );
-                let distance = book.distances();
-                self.book = Some(Arc::new(LoadedBook {
-                    book,
-                    path,
-                    distance,
-                }));
-                Ok(msg)
-            }
-            Ok(None) if tiao_knowledge::book::ships_book(variant) => {
-                let looked: Vec<String> = tiao_knowledge::book::default_path_candidates(variant)
-                    .iter()
-                    .map(|p| p.display().to_string())
-                    .collect();
-                log::warn!(
-                    "no opening book for {variant} installed (looked in {}); playing without one",
-                    looked.join(", ")
-                );
-                Ok(format!("no opening book for {variant}"))
-            }
-            Ok(None) => Ok(format!("no opening book for {variant}")),
-            Err(e) => Err(format!("{e}; playing without an opening book")),
-        }
+        let book =
+            Book::load(&path, variant).map_err(|error| BookLoadError::new(path.clone(), error))?;
+        let found = BookLoad::Loaded {
+            positions: book.len(),
+            path: path.clone(),
+        };
+        let distance = book.distances();
+        self.book = Some(Arc::new(LoadedBook {
+            book,
+            path,
+            distance,
+        }));
+        Ok(found)
     }
 
     /// The book move for the current position, if the book is on, has the
@@ -355,72 +365,62 @@ impl Engine {
     }
 
     /// Open the endgame databases the options ask for, for the current
-    /// variant, checking every block of every table. Returns a description
-    /// of what was loaded, or why nothing was; an error also when some
-    /// tables were damaged, naming them (the sound tables are still used,
-    /// as far as they form a complete set).
-    pub fn load_egdb(&mut self) -> Result<String, String> {
+    /// variant, checking every block of every table. Returns what was
+    /// loaded, or why nothing was; an error also when some tables were
+    /// damaged, naming them (the sound tables are still used, as far as
+    /// they form a complete set: [`TablesError::Damaged`]).
+    pub fn load_egdb(&mut self) -> Result<TablesLoad, TablesError> {
         self.session.close_tables();
-        let pieces = self.options.egdb_pieces;
-        if pieces == 0 {
-            return Ok("endgame databases off".into());
+        let asked = self.options.egdb_pieces;
+        if asked == 0 {
+            return Ok(TablesLoad::Off);
         }
-        // The game's name is its variant's for draughts, the only game with tables.
-        let variant = self.session.kind();
+        let game = self.session.kind();
         let dir = self.options.egdb_dir.clone();
-        let (used, damaged) = match self.session.open_tables(&dir, pieces) {
-            TablesOpen::NotForThisGame => {
-                return Ok(format!("no endgame databases for {variant}"));
-            }
-            TablesOpen::Failed { error, damaged } if damaged.is_empty() => {
-                return Err(format!(
-                    "no endgame databases loaded: {error}; playing without them"
-                ));
-            }
+        match self.session.open_tables(&dir, asked) {
+            TablesOpen::NotForThisGame => Ok(TablesLoad::NotForThisGame { game }),
             TablesOpen::Failed { error, damaged } => {
-                return Err(format!(
-                    "no endgame databases loaded: damaged tables: {}; {error}; playing without them",
-                    damaged.join("; ")
-                ));
+                Err(TablesError::NoneLoaded { error, damaged })
             }
-            TablesOpen::Opened { pieces, damaged } => (pieces, damaged),
-        };
-        let msg = if used < pieces {
-            format!(
-                "endgame databases: {variant} complete up to {used} pieces in {} (asked for {pieces}; \
-                 generate the rest with: tiao egdb gen --variant {variant} --pieces {pieces} --dir {})",
-                dir.display(),
-                dir.display()
-            )
-        } else {
-            format!(
-                "endgame databases: {variant} up to {used} pieces from {}",
-                dir.display()
-            )
-        };
-        if damaged.is_empty() {
-            return Ok(msg);
+            TablesOpen::Opened {
+                pieces: used,
+                damaged,
+            } if !damaged.is_empty() => Err(TablesError::Damaged {
+                game,
+                damaged,
+                used,
+                asked,
+                dir,
+            }),
+            TablesOpen::Opened { pieces: used, .. } if used < asked => Ok(TablesLoad::Partial {
+                game,
+                used,
+                asked,
+                dir,
+            }),
+            TablesOpen::Opened { pieces, .. } => Ok(TablesLoad::Complete { game, pieces, dir }),
         }
-        Err(format!(
-            "damaged endgame tables left out: {}; using the {variant} tables up to {used} pieces \
-             (generate the damaged ones again with: tiao egdb gen --variant {variant} --pieces {pieces} --dir {})",
-            damaged.join("; "),
-            dir.display()
-        ))
     }
 
-    fn set_threads(&mut self, n: usize) -> Result<(), String> {
-        self.searcher.set_threads(n)?;
+    /// Restart the search threads; on failure the current ones (and the
+    /// `threads` option) stay as they were.
+    fn set_threads(&mut self, n: usize) -> Result<(), EngineError> {
+        self.searcher
+            .set_threads(n)
+            .map_err(|e| EngineError::of_searcher(e, KeptTable::Current))?;
         self.options.threads = n.max(1);
         Ok(())
     }
 
     /// Resize the transposition table; on failure the current table (and
     /// the `hash` option) stay as they were.
-    fn set_hash_mib(&mut self, mib: usize) -> Result<(), String> {
+    fn set_hash_mib(&mut self, mib: usize) -> Result<(), EngineError> {
         self.searcher
             .set_hash_mib(mib)
-            .map_err(|e| format!("{e}; keeping the {} MiB table", self.options.hash_mib))?;
+            .map_err(|error| EngineError::Table {
+                error,
+                kept: KeptTable::Mib(self.options.hash_mib),
+            })?;
         self.options.hash_mib = mib;
         Ok(())
     }
@@ -601,5 +601,62 @@ impl Engine {
         pool: Option<&rayon::ThreadPool>,
     ) -> Vec<PerftLine> {
         self.session.perft(depth, divide, bulk, pool)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// More than any machine has: the size overflows, so no allocator is asked.
+    const ABSURD_MIB: usize = usize::MAX;
+
+    #[test]
+    fn an_absurd_table_makes_no_engine_and_says_so_by_its_kind() {
+        let made = Engine::new(Options {
+            hash_mib: ABSURD_MIB,
+            ..Options::default()
+        });
+        let Err(e) = made else {
+            panic!("an engine with an absurd table");
+        };
+        assert!(
+            matches!(
+                e,
+                EngineError::Table {
+                    kept: KeptTable::Nothing,
+                    ..
+                }
+            ),
+            "{e:?}"
+        );
+        assert!(e.to_string().starts_with("cannot allocate"), "{e}");
+        assert!(!e.to_string().contains("keeping"), "{e}");
+    }
+
+    #[test]
+    fn an_absurd_hash_is_refused_and_the_engine_keeps_its_table() {
+        let mut engine = Engine::new(Options::default()).expect("engine");
+        let mib = engine.options().hash_mib;
+        let bytes = engine.searcher.tt().bytes();
+        let e = engine
+            .set_hash_mib(ABSURD_MIB)
+            .expect_err("an absurd table");
+        let EngineError::Table { kept, .. } = &e else {
+            panic!("not a table error: {e:?}");
+        };
+        assert_eq!(*kept, KeptTable::Mib(mib));
+        assert!(
+            e.to_string()
+                .ends_with(&format!("; keeping the {mib} MiB table")),
+            "{e}"
+        );
+        assert_eq!(engine.options().hash_mib, mib);
+        assert_eq!(engine.option("hash"), Ok(mib.to_string()));
+        assert_eq!(engine.searcher.tt().bytes(), bytes);
+        // A size that fits is still taken.
+        engine.set_hash_mib(1).expect("1 MiB");
+        assert_eq!(engine.options().hash_mib, 1);
+        assert!(engine.searcher.tt().bytes() < bytes);
     }
 }

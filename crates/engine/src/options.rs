@@ -7,7 +7,7 @@
 //! the ranges of its older commands: `threads`, `hash`, `egdb`, `book`),
 //! and the command-line flags of `tiao dxp` that set the same options.
 
-use super::{Engine, GameKind};
+use super::{Engine, EngineError, GameKind, KeptTable, KnowledgeError, Opened};
 use std::fmt;
 use std::ops::RangeInclusive;
 use std::path::PathBuf;
@@ -307,15 +307,34 @@ pub enum OptionError {
     /// cannot start, a table the machine cannot give, an unreadable file).
     Refused {
         option: &'static str,
-        reason: String,
+        reason: Refusal,
     },
     /// The value was set, but what it names could not be opened, or only
     /// in part (endgame databases, an opening book): the engine plays on
-    /// without it.
+    /// without it. Said as the problems' sentences joined by `; `.
     NotLoaded {
         option: &'static str,
-        reason: String,
+        problems: Vec<KnowledgeError>,
     },
+}
+
+/// Why the engine refused an option's value (it keeps the value it had).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Refusal {
+    /// The search threads or the table (`threads`, `hash`, `tt-size`).
+    Engine(EngineError),
+    /// The evaluation cannot be used (`eval`, `eval-file`): the
+    /// evaluation's own words (for a file, with `keeping the current evaluation`).
+    Eval(String),
+}
+
+impl fmt::Display for Refusal {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Refusal::Engine(e) => e.fmt(f),
+            Refusal::Eval(message) => f.write_str(message),
+        }
+    }
 }
 
 impl fmt::Display for OptionError {
@@ -337,9 +356,8 @@ impl fmt::Display for OptionError {
                     ),
                 }
             }
-            OptionError::Refused { reason, .. } | OptionError::NotLoaded { reason, .. } => {
-                f.write_str(reason)
-            }
+            OptionError::Refused { reason, .. } => reason.fmt(f),
+            OptionError::NotLoaded { problems, .. } => crate::loaded::write_joined(f, problems),
         }
     }
 }
@@ -375,7 +393,7 @@ impl Engine {
     }
 
     /// Set one option; see [`Engine::set_options`].
-    pub fn set_option(&mut self, name: &str, value: &str) -> Result<Vec<String>, OptionError> {
+    pub fn set_option(&mut self, name: &str, value: &str) -> Result<Vec<Opened>, OptionError> {
         self.set_options(&[(name, value)])
     }
 
@@ -385,39 +403,40 @@ impl Engine {
     /// engine's knowledge is open ([`Engine::open_knowledge`]), endgame
     /// databases and the book that the changes name are opened at once,
     /// once for all the changes; before, they wait for it. Returns what
-    /// was opened, in words.
-    pub fn set_options(&mut self, changes: &[(&str, &str)]) -> Result<Vec<String>, OptionError> {
+    /// was opened; an error names the option, or the first of the changes
+    /// when several things could not be opened.
+    pub fn set_options(&mut self, changes: &[(&str, &str)]) -> Result<Vec<Opened>, OptionError> {
         let mut checked = Vec::with_capacity(changes.len());
         for (name, value) in changes {
             let option = find(name).ok_or_else(|| OptionError::Unknown(name.to_string()))?;
             checked.push((option, option.check(value)?));
         }
-        let mut problems = Vec::new();
+        // What could not be opened, by the option it is told under.
+        let mut problems: Vec<(&'static str, Vec<KnowledgeError>)> = Vec::new();
         for (option, value) in checked {
             match self.apply(option, value) {
                 Ok(()) => {}
-                Err(e @ OptionError::NotLoaded { .. }) => problems.push(e),
+                Err(OptionError::NotLoaded {
+                    option,
+                    problems: p,
+                }) => problems.push((option, p)),
                 Err(e) => return Err(e),
             }
         }
-        let (notes, failed) = self.open_stale_knowledge();
+        let (opened, failed) = self.open_stale_knowledge();
         let name = changes
             .first()
             .map_or("", |(n, _)| find(n).map_or("", |o| o.name));
-        problems.extend(failed.into_iter().map(|reason| OptionError::NotLoaded {
-            option: name,
-            reason,
-        }));
+        problems.extend(failed.into_iter().map(|e| (name, vec![e])));
         match problems.len() {
-            0 => Ok(notes),
-            1 => Err(problems.remove(0)),
+            0 => Ok(opened),
+            1 => {
+                let (option, problems) = problems.remove(0);
+                Err(OptionError::NotLoaded { option, problems })
+            }
             _ => Err(OptionError::NotLoaded {
                 option: name,
-                reason: problems
-                    .iter()
-                    .map(ToString::to_string)
-                    .collect::<Vec<_>>()
-                    .join("; "),
+                problems: problems.into_iter().flat_map(|(_, p)| p).collect(),
             }),
         }
     }
@@ -428,10 +447,12 @@ impl Engine {
         option: &'static OptionSpec,
         value: OptionValue,
     ) -> Result<(), OptionError> {
-        let refused = |reason: String| OptionError::Refused {
+        let refused = |reason: Refusal| OptionError::Refused {
             option: option.name,
             reason,
         };
+        let engine_refused = |e: EngineError| refused(Refusal::Engine(e));
+        let eval_refused = |message: String| refused(Refusal::Eval(message));
         let (int, text, yes) = match &value {
             OptionValue::Bool(b) => (0, "", *b),
             OptionValue::Int(i) => (*i, "", false),
@@ -450,11 +471,10 @@ impl Engine {
                     .copied()
                     .find(|n| *n == text)
                     .unwrap_or(game.name());
-                self.set_game(game)
-                    .map_err(|reason| OptionError::NotLoaded {
-                        option: option.name,
-                        reason,
-                    })?;
+                self.set_game(game).map_err(|e| OptionError::NotLoaded {
+                    option: option.name,
+                    problems: e.problems,
+                })?;
             }
             "book" => {
                 self.options.book.enabled = yes;
@@ -471,22 +491,27 @@ impl Engine {
                 self.book_stale = true;
             }
             "ponder" => self.options.ponder = yes,
-            "threads" => self.set_threads(int as usize).map_err(refused)?,
-            "hash" => self.set_hash_mib(int as usize).map_err(refused)?,
+            "threads" => self.set_threads(int as usize).map_err(engine_refused)?,
+            "hash" => self.set_hash_mib(int as usize).map_err(engine_refused)?,
             "tt-size" => {
                 self.searcher
                     .set_tt_log2_entries(int as u32)
-                    .map_err(|e| refused(format!("{e}; keeping the current table")))?;
+                    .map_err(|error| {
+                        engine_refused(EngineError::Table {
+                            error,
+                            kept: KeptTable::Current,
+                        })
+                    })?;
                 self.tt_size = int as u32;
             }
             "multipv" => self.options.multipv = int as usize,
-            "eval" => self.set_eval(EvalChoice::named(text).map_err(refused)?),
+            "eval" => self.set_eval(EvalChoice::named(text).map_err(eval_refused)?),
             "eval-file" => {
                 let eval = if text.is_empty() {
                     EvalChoice::builtin().clone()
                 } else {
                     EvalChoice::load(std::path::Path::new(text))
-                        .map_err(|e| refused(format!("{e}; keeping the current evaluation")))?
+                        .map_err(|e| eval_refused(format!("{e}; keeping the current evaluation")))?
                 };
                 self.eval_file = text.to_string();
                 self.set_eval(eval);
@@ -507,21 +532,21 @@ impl Engine {
     /// Once the knowledge is open: open again what changed options name
     /// (databases first, then the book, as [`Engine::open_knowledge`]).
     /// Returns what was opened and what could not be.
-    fn open_stale_knowledge(&mut self) -> (Vec<String>, Vec<String>) {
+    fn open_stale_knowledge(&mut self) -> (Vec<Opened>, Vec<KnowledgeError>) {
         let (mut notes, mut problems) = (Vec::new(), Vec::new());
         if !self.knowledge_open {
             return (notes, problems);
         }
         if std::mem::take(&mut self.egdb_stale) {
             match self.load_egdb() {
-                Ok(msg) => notes.push(msg),
-                Err(e) => problems.push(e),
+                Ok(found) => notes.push(found.into()),
+                Err(e) => problems.push(e.into()),
             }
         }
         if std::mem::take(&mut self.book_stale) && self.options.book.enabled {
             match self.load_book() {
-                Ok(msg) => notes.push(msg),
-                Err(e) => problems.push(e),
+                Ok(found) => notes.push(found.into()),
+                Err(e) => problems.push(e.into()),
             }
         }
         (notes, problems)
@@ -649,7 +674,7 @@ mod tests {
                 e,
                 OptionError::Refused {
                     option: "eval-file",
-                    ..
+                    reason: Refusal::Eval(_),
                 }
             ),
             "{e:?}"
@@ -677,10 +702,27 @@ mod tests {
         let e = engine
             .set_option("egdb-pieces", "3")
             .expect_err("no tables there");
-        assert!(matches!(e, OptionError::NotLoaded { .. }), "{e:?}");
+        let OptionError::NotLoaded {
+            option: "egdb-pieces",
+            problems,
+        } = &e
+        else {
+            panic!("not a NotLoaded of egdb-pieces: {e:?}");
+        };
+        assert!(
+            matches!(
+                problems.as_slice(),
+                [KnowledgeError::Tables(
+                    crate::TablesError::NoneLoaded { .. }
+                )]
+            ),
+            "{problems:?}"
+        );
         assert_eq!(engine.option("egdb-pieces").as_deref(), Ok("3"));
+        let off = engine.set_option("egdb-pieces", "0");
+        assert_eq!(off, Ok(vec![Opened::Tables(crate::TablesLoad::Off)]));
         assert_eq!(
-            engine.set_option("egdb-pieces", "0"),
+            off.map(|o| o.iter().map(ToString::to_string).collect::<Vec<_>>()),
             Ok(vec!["endgame databases off".to_string()])
         );
     }

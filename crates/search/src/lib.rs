@@ -13,7 +13,7 @@ pub mod tt;
 mod worker;
 
 pub use score::Score;
-pub use thread::Searcher;
+pub use thread::{Searcher, SearcherError};
 pub use time::{Deadlines, Limits};
 
 use std::sync::Mutex;

@@ -27,23 +27,48 @@ pub struct Searcher {
     control: Arc<Control>,
 }
 
-fn build_pool(threads: usize) -> Result<rayon::ThreadPool, String> {
+/// Why a searcher could not be made as asked.
+#[derive(Debug)]
+pub enum SearcherError {
+    /// The operating system would not start the threads.
+    Threads { threads: usize, message: String },
+    /// The table does not fit in memory.
+    Table(TableTooLarge),
+}
+
+impl std::fmt::Display for SearcherError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            SearcherError::Threads { threads, message } => {
+                write!(f, "cannot start {threads} search threads: {message}")
+            }
+            SearcherError::Table(e) => e.fmt(f),
+        }
+    }
+}
+
+impl std::error::Error for SearcherError {}
+
+fn build_pool(threads: usize) -> Result<rayon::ThreadPool, SearcherError> {
     rayon::ThreadPoolBuilder::new()
         .num_threads(threads)
         .stack_size(STACK_BYTES)
         .thread_name(|i| format!("tiao-search-{i}"))
         .build()
-        .map_err(|e| format!("cannot start {threads} search threads: {e}"))
+        .map_err(|e| SearcherError::Threads {
+            threads,
+            message: e.to_string(),
+        })
 }
 
 impl Searcher {
     /// A searcher with `threads` threads and a table of `hash_mib` MiB.
-    pub fn new(threads: usize, hash_mib: usize) -> Result<Self, String> {
+    pub fn new(threads: usize, hash_mib: usize) -> Result<Self, SearcherError> {
         let threads = threads.max(1);
         Ok(Searcher {
             pool: build_pool(threads)?,
             threads,
-            tt: Arc::new(TranspositionTable::try_with_mib(hash_mib).map_err(|e| e.to_string())?),
+            tt: Arc::new(TranspositionTable::try_with_mib(hash_mib).map_err(SearcherError::Table)?),
             control: Arc::new(Control::default()),
         })
     }
@@ -52,7 +77,8 @@ impl Searcher {
         self.threads
     }
 
-    pub fn set_threads(&mut self, threads: usize) -> Result<(), String> {
+    /// Restart the pool with `threads` threads; on failure the old pool stays.
+    pub fn set_threads(&mut self, threads: usize) -> Result<(), SearcherError> {
         let threads = threads.max(1);
         if threads != self.threads {
             self.pool = build_pool(threads)?;

@@ -14,7 +14,7 @@ use super::message::{
 };
 use super::record::PdnFile;
 use super::tally::Tally;
-use crate::engine::Engine;
+use crate::engine::{Engine, EngineError};
 use crate::printable::escape;
 use std::sync::Arc;
 use std::time::Duration;
@@ -197,7 +197,7 @@ where
 
     /// Start making an engine on a blocking thread (allocating the hash
     /// table and reading the book take a moment: not on the runtime's thread).
-    fn make_engine(&self) -> JoinHandle<Result<Engine, String>> {
+    fn make_engine(&self) -> JoinHandle<Result<Engine, EngineError>> {
         let options = self.config().engine.clone();
         tokio::task::spawn_blocking(move || {
             let mut engine = Engine::new(options)?;
@@ -473,7 +473,7 @@ where
 
 /// The engine from [`Connection::make_engine`], or why there is none.
 fn engine_made(
-    made: Result<Result<Engine, String>, tokio::task::JoinError>,
+    made: Result<Result<Engine, EngineError>, tokio::task::JoinError>,
 ) -> Result<Engine, Stop> {
     made.map_err(|e| Stop::Abort(format!("cannot start the engine: {e}")))?
         .map_err(|e| Stop::Abort(format!("cannot start the engine: {e}")))

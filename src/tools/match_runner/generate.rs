@@ -110,7 +110,7 @@ pub fn score_all(
             Ok(e) => e,
             Err(e) => {
                 if let Ok(mut errs) = errors.lock() {
-                    errs.push(e);
+                    errs.push(e.to_string());
                 }
                 return;
             }

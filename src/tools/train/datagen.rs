@@ -310,7 +310,7 @@ fn generate<R: Rules, E: Evaluate<Position<R>> + Sync>(
                     Ok(x) => x,
                     Err(e) => {
                         if let Ok(mut w) = worker_error.lock() {
-                            w.get_or_insert(e);
+                            w.get_or_insert(e.to_string());
                         }
                         return;
                     }

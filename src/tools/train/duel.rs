@@ -171,7 +171,7 @@ fn play_duel<R: Rules, A: Evaluate<Position<R>> + Sync, B: Evaluate<Position<R>>
                     Ok(x) => x,
                     Err(e) => {
                         if let Ok(mut w) = error.lock() {
-                            w.get_or_insert(e);
+                            w.get_or_insert(e.to_string());
                         }
                         return;
                     }

@@ -112,7 +112,8 @@ fn build_typed<R: Rules>(opts: &BuildOptions) -> Result<BuildReport, String> {
     let mut tree = Tree::<R>::new(&book);
     let mut workers = (0..opts.threads.max(1))
         .map(|_| Searcher::new(1, opts.hash_mib.max(1)))
-        .collect::<Result<Vec<_>, _>>()?;
+        .collect::<Result<Vec<_>, _>>()
+        .map_err(|e| e.to_string())?;
     let eval = Evaluator::default();
     let priorities = Priorities {
         ply_cost: opts.ply_cost.max(1),

@@ -68,10 +68,16 @@ pub fn default_path_candidates(variant: Variant) -> Vec<PathBuf> {
 /// A file that exists but is invalid is an error (not skipped in favour of
 /// another copy).
 pub fn load_default(variant: Variant) -> Result<Option<(Book, PathBuf)>, BookError> {
-    for path in default_path_candidates(variant) {
-        if path.is_file() {
-            return Book::load(&path, variant).map(|b| Some((b, path)));
-        }
+    match find_default(variant) {
+        Some(path) => Book::load(&path, variant).map(|b| Some((b, path))),
+        None => Ok(None),
     }
-    Ok(None)
+}
+
+/// The first place of [`default_path_candidates`] that has the variant's
+/// book file, if any (what [`load_default`] reads).
+pub fn find_default(variant: Variant) -> Option<PathBuf> {
+    default_path_candidates(variant)
+        .into_iter()
+        .find(|p| p.is_file())
 }
