@@ -111,6 +111,8 @@ pub struct Info<M> {
     /// Deepest ply reached.
     pub sel_depth: u32,
     pub score: Score,
+    /// Moves made by every thread so far (one node per move made, as Scan
+    /// counts, so that node rates compare).
     pub nodes: u64,
     pub time: Duration,
     pub pv: Vec<M>,
@@ -177,6 +179,7 @@ pub struct SearchResult<M> {
     pub score: Score,
     /// Depth of the iteration the move comes from (0: no search was needed).
     pub depth: u32,
+    /// Moves made by every thread (see [`Info::nodes`]).
     pub nodes: u64,
     pub time: Duration,
     pub pv: Vec<M>,

@@ -310,6 +310,7 @@ impl<'a, G: Game, E: Evaluate<G>> Worker<'a, G, E> {
         for i in pv_index..self.root_moves.len() {
             let mv = self.root_moves[i].mv;
             let child = pos.play(&mv);
+            self.visit();
             let cc = pos.next_counters(&counters, &mv, &child);
             let score = if i == pv_index {
                 -self.search(&child, &cc, -beta, -alpha, depth - 1, 1, true)
@@ -358,6 +359,9 @@ impl<'a, G: Game, E: Evaluate<G>> Worker<'a, G, E> {
         best
     }
 
+    /// Count a move made (nodes are moves made, as Scan counts them: a
+    /// position searched again, by a re-search or a ProbCut probe, is not
+    /// counted again), and look at the stop conditions now and then.
     #[inline]
     fn visit(&mut self) {
         self.nodes += 1;
@@ -485,7 +489,6 @@ impl<'a, G: Game, E: Evaluate<G>> Worker<'a, G, E> {
         if depth <= 0 {
             return self.qsearch(pos, counters, alpha, beta, ply, true);
         }
-        self.visit();
         if self.aborted {
             return DRAW;
         }
@@ -576,6 +579,7 @@ impl<'a, G: Game, E: Evaluate<G>> Worker<'a, G, E> {
             pick_next(list.as_mut_slice(), &mut scores, i);
             let mv = &list.as_slice()[i];
             let child = pos.play(mv);
+            self.visit();
             let cc = pos.next_counters(counters, mv, &child);
             let tactical = pos.is_tactical(mv);
             let mv_key = G::move_key(mv);
@@ -684,7 +688,6 @@ impl<'a, G: Game, E: Evaluate<G>> Worker<'a, G, E> {
         threat_check: bool,
     ) -> Score {
         self.pv[ply].clear();
-        self.visit();
         if self.aborted {
             return DRAW;
         }
@@ -717,6 +720,7 @@ impl<'a, G: Game, E: Evaluate<G>> Worker<'a, G, E> {
         let mut best = -INFINITE;
         for mv in list.as_slice() {
             let child = pos.play(mv);
+            self.visit();
             let cc = pos.next_counters(counters, mv, &child);
             // After a quiet move played to meet a threat, no second look.
             let next_check = threat_check && !quiet;
