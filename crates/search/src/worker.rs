@@ -106,43 +106,6 @@ fn pick_next<M>(moves: &mut [M], scores: &mut ScoreList, i: usize) {
     }
 }
 
-/// Late-move reduction for a quiet move: grows with depth and move number.
-fn reduction_formula(depth: i32, index: usize) -> i32 {
-    let r = (f64::from(depth).ln() * (index as f64).ln() / 2.2) as i32;
-    r.max(0)
-}
-
-/// Depths and move numbers whose reductions are tabled.
-const REDUCTION_DEPTHS: usize = 64;
-const REDUCTION_MOVES: usize = 64;
-
-/// [`reduction_formula`] for the common cases, computed once (two
-/// logarithms per reduced move were about 1% of the search).
-static REDUCTIONS: std::sync::LazyLock<Vec<[i8; REDUCTION_MOVES]>> =
-    std::sync::LazyLock::new(|| {
-        (0..REDUCTION_DEPTHS)
-            .map(|d| {
-                let mut row = [0i8; REDUCTION_MOVES];
-                // At most ln(63)^2 / 2.2 < 8 where the table is read (depth
-                // and move number from 2 up); the other cells stay 0.
-                for (i, r) in row.iter_mut().enumerate().skip(2) {
-                    if d >= 2 {
-                        *r = reduction_formula(d as i32, i) as i8;
-                    }
-                }
-                row
-            })
-            .collect()
-    });
-
-#[inline]
-fn reduction(depth: i32, index: usize) -> i32 {
-    match REDUCTIONS.get(depth as usize) {
-        Some(row) if depth >= 2 && (2..REDUCTION_MOVES).contains(&index) => i32::from(row[index]),
-        _ => reduction_formula(depth, index),
-    }
-}
-
 impl<'a, G: Game, E: Evaluate<G>> Worker<'a, G, E> {
     pub fn new(
         id: usize,
@@ -622,12 +585,12 @@ impl<'a, G: Game, E: Evaluate<G>> Worker<'a, G, E> {
             if i == 0 {
                 score = -self.search(&child, &cc, -beta, -alpha, depth - 1, ply + 1, pv_node);
             } else {
+                // Late-move reductions as Scan's: a quiet move after the
+                // first (the fourth at a PV node) one ply less, two from
+                // the seventh at a non-PV node; a killer one ply less.
                 let mut r = 0;
-                if depth >= 3 && !tactical && i >= 2 {
-                    r = reduction(depth, i);
-                    if pv_node {
-                        r -= 1;
-                    }
+                if depth >= 3 && !tactical && i >= if pv_node { 3 } else { 1 } {
+                    r = if !pv_node && i >= 6 { 2 } else { 1 };
                     if self.killers[ply].contains(&mv_key) {
                         r -= 1;
                     }
@@ -779,21 +742,5 @@ impl<'a, G: Game, E: Evaluate<G>> Worker<'a, G, E> {
             }
         }
         best
-    }
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn the_reduction_table_is_the_formula() {
-        for depth in 0..100 {
-            for index in 2..200 {
-                if depth >= 2 {
-                    assert_eq!(reduction(depth, index), reduction_formula(depth, index));
-                }
-            }
-        }
     }
 }
