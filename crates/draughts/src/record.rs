@@ -67,10 +67,16 @@ impl<R: Rules> GameHistory<R> {
         Some(mv)
     }
 
-    /// Hashes of the earlier positions, oldest first (the current one excluded).
+    /// Hashes of the earlier positions that can recur (those since the last
+    /// irreversible move), oldest first, the current one excluded: all the
+    /// free functions below look at.
     fn earlier_hashes(&self) -> Vec<u64> {
         let n = self.positions.len();
-        self.positions[..n - 1].iter().map(|p| p.hash()).collect()
+        let window = (self.counters().reversible as usize).min(n - 1);
+        self.positions[n - 1 - window..n - 1]
+            .iter()
+            .map(|p| p.hash())
+            .collect()
     }
 
     /// How often the current position has occurred (with the same side to move), itself included.
@@ -81,7 +87,7 @@ impl<R: Rules> GameHistory<R> {
     /// Hashes of the positions since the last irreversible move, oldest first,
     /// the current one excluded: what the search checks repetitions against.
     pub fn reversible_hashes(&self) -> Vec<u64> {
-        reversible(&self.counters(), &self.earlier_hashes()).to_vec()
+        self.earlier_hashes()
     }
 
     /// A draw by the rules in the current position, if any.

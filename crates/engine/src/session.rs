@@ -307,6 +307,15 @@ impl<G: SessionGame> GameSession<G> {
         self.positions.last().unwrap_or(&self.start)
     }
 
+    /// Replace the current position by `pos`, the same position with more
+    /// said of it (Gewu's throw); its counters and hash stay.
+    fn refine_current(&mut self, pos: G) {
+        match self.positions.last_mut() {
+            Some(last) => last.0 = pos,
+            None => self.start.0 = pos,
+        }
+    }
+
     /// Hashes of the earlier positions, oldest first.
     fn earlier(&self) -> &[u64] {
         &self.hashes[..self.hashes.len() - 1]
@@ -333,10 +342,7 @@ impl<G: SessionGame> GameSession<G> {
         let (pos, counters) = *self.current();
         let played = pos.as_played(&mv);
         // The position the move was played from keeps what the move says of it.
-        match self.positions.last_mut() {
-            Some(last) => last.0 = played,
-            None => self.start.0 = played,
-        }
+        self.refine_current(played);
         let next = played.play(&counters, &mv);
         self.hashes.push(next.0.hash());
         self.positions.push(next);
@@ -395,10 +401,7 @@ where
                 });
             }
             let (pos, echo) = event?;
-            match self.positions.last_mut() {
-                Some(last) => last.0 = pos,
-                None => self.start.0 = pos,
-            }
+            self.refine_current(pos);
             return Ok(echo);
         }
         let mv = self.read(text, reading)?;
