@@ -3,8 +3,8 @@
 //! `book=false` search instead, positions are found by hash whatever the
 //! move order or however the position was sent, and a missing or broken
 //! book file is an error after which Tiao plays on, while a book that is
-//! off is never opened and a default book that is not installed is no
-//! error. (The book's format, loader,
+//! off is never opened; the shipped books are built into the binary, so a
+//! copy of it far from `openings/` plays them too. (The book's format, loader,
 //! builder and importer are specified in `book.rs`.)
 
 mod script_support;
@@ -215,34 +215,44 @@ fn a_book_that_is_off_is_not_opened_until_it_is_turned_on() {
 }
 
 #[test]
-fn an_engine_installed_without_its_book_plays_without_an_error() {
-    // A copy of the binary in a directory with no `openings/` anywhere
-    // near it or its working directory.
-    let dir = PathBuf::from(env!("CARGO_TARGET_TMPDIR"))
+fn a_binary_copied_away_from_the_repository_still_plays_its_book_moves() {
+    // A copy of the binary in a temporary directory, started there: no
+    // `openings/` next to it, above it or in its working directory, as in
+    // a GUI's engine folder or after `cargo install`.
+    let dir = std::env::temp_dir()
         .join(format!("tiao-away-{}", std::process::id()))
-        .join("bin");
+        .join("engines");
     std::fs::create_dir_all(&dir).expect("dir");
     let exe = dir.join("tiao");
     let _ = std::fs::remove_file(&exe);
     if std::fs::hard_link(env!("CARGO_BIN_EXE_tiao"), &exe).is_err() {
         std::fs::copy(env!("CARGO_BIN_EXE_tiao"), &exe).expect("copy the binary");
     }
+    assert!(!dir.join("openings").exists());
+    let book = shipped(Variant::International);
+    let line = ["32-28", "17-21"];
+    let moves = book_moves(&book, &fen_after(&line));
+    let best = best_score(&moves);
     let lines = hub_script_in(
         &exe,
         &dir,
-        "hub\ninit\npos start\nlevel depth=2\ngo think\n",
+        &format!(
+            "hub\nset-param name=book-margin value=0\ninit\npos start moves=\"{}\"\n\
+             level move-time=5\ngo think\n",
+            line.join(" ")
+        ),
         "done",
     );
     let _ = std::fs::remove_dir_all(dir.parent().expect("parent"));
     assert!(lines.iter().any(|l| l == "ready"), "{lines:?}");
     assert!(!lines.iter().any(|l| l.starts_with("error")), "{lines:?}");
-    assert!(!has_book_info(&lines), "{lines:?}");
+    assert!(has_book_info(&lines), "a book move: {lines:?}");
     let mv = done_move(&lines);
-    assert!(
-        new_session(Variant::International)
-            .legal_moves(MoveFormat::Hub)
-            .contains(&mv)
-    );
+    let chosen = moves
+        .iter()
+        .find(|m| m.mv == mv)
+        .unwrap_or_else(|| panic!("{mv} is not a move of openings/book-international.txt"));
+    assert_eq!(chosen.score, Some(best), "{lines:?}");
 }
 
 #[test]
@@ -265,8 +275,8 @@ fn the_engine_opens_each_variants_book_and_only_plays_it_when_asked() {
     assert!(engine.book_move(Mode::Think).is_none());
     engine.set_option("book", "true").expect("book on");
 
-    // Switching variants opens the new variant's book (default path, found
-    // next to the test binary's repository), and games without books have none.
+    // Switching variants opens the new variant's book (built in, as no
+    // file is named), and games without books have none.
     engine
         .set_option("book-file", "")
         .expect("the default book");
@@ -304,7 +314,8 @@ fn text_mode_shows_the_book_and_go_plays_from_it() {
         .expect("best");
     let out = text_script("book\nbook margin 0\ngo\nbook off\ngo depth 2\n");
     assert!(
-        out[0].starts_with("book on ply 4 margin 4 file ") && out[0].contains("11000 positions"),
+        out[0].starts_with("book on ply 4 margin 4 file built-in (")
+            && out[0].contains("11000 positions"),
         "{out:?}"
     );
     assert!(

@@ -466,6 +466,7 @@ impl TextMode {
         let s = self.engine.options().book;
         let file = match (self.engine.book_path(), self.engine.book()) {
             (Some(path), Some(book)) => format!("{} ({} positions)", path.display(), book.len()),
+            (None, Some(book)) => format!("built-in ({} positions)", book.len()),
             _ => "none".into(),
         };
         self.out.line(&format!(

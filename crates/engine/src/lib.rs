@@ -64,7 +64,7 @@ pub struct Options {
     pub egdb_dir: PathBuf,
     /// Opening book use (`book`, `book-ply`, `book-margin`).
     pub book: BookSettings,
-    /// The book file; `None`: the variant's default (`openings/book-<variant>.txt`).
+    /// The book file; `None`: the variant's built-in book.
     pub book_file: Option<PathBuf>,
 }
 
@@ -99,7 +99,8 @@ impl Default for Options {
 /// that led to it.
 struct LoadedBook {
     book: Book,
-    path: PathBuf,
+    /// The `book-file` it was read from; `None`: the built-in book.
+    path: Option<PathBuf>,
     distance: HashMap<u64, u32>,
 }
 
@@ -297,15 +298,13 @@ impl Engine {
         opened
     }
 
-    /// Open the opening book of the current variant: the `book-file` option,
-    /// or the variant's default file. Returns what was loaded, or why
-    /// nothing was (the engine then plays without a book). Only a book
-    /// file that was asked for and fails, or a default file that exists
-    /// but is invalid, is an error: a variant that ships no book, a game
-    /// without books and a default book that is not installed are not
-    /// (the last is logged as a warning, [`BookLoad::warning`]).
+    /// Open the opening book of the current variant: the file of the
+    /// `book-file` option, or else the variant's built-in book. Returns
+    /// what was loaded, or why nothing was (the engine then plays without a
+    /// book). A named file that is missing or invalid is an error; a
+    /// variant without a built-in book (Canadian) and a game without books
+    /// are not.
     pub fn load_book(&mut self) -> Result<BookLoad, BookLoadError> {
-        use tiao_knowledge::book::{default_path_candidates, find_default, ships_book};
         self.book = None;
         self.book_wanted = true;
         let Some(variant) = self.session.variant() else {
@@ -313,26 +312,27 @@ impl Engine {
                 game: self.session.kind(),
             });
         };
-        let named = self.options.book_file.clone();
-        let path = match named.or_else(|| find_default(variant)) {
-            Some(path) => path,
-            None if ships_book(variant) => {
-                let found = BookLoad::NotInstalled {
-                    variant,
-                    looked_in: default_path_candidates(variant),
-                };
-                if let Some(warning) = found.warning() {
-                    log::warn!("{warning}");
-                }
-                return Ok(found);
+        let (book, path) = match self.options.book_file.clone() {
+            Some(path) => {
+                let book = Book::load(&path, variant)
+                    .map_err(|error| BookLoadError::new(path.clone(), error))?;
+                (book, Some(path))
             }
-            None => return Ok(BookLoad::NotShipped { variant }),
+            None => match tiao_knowledge::book::builtin(variant) {
+                Some(read) => {
+                    let book = read.map_err(|error| BookLoadError::BuiltIn { variant, error })?;
+                    (book, None)
+                }
+                None => return Ok(BookLoad::NotShipped { variant }),
+            },
         };
-        let book =
-            Book::load(&path, variant).map_err(|error| BookLoadError::new(path.clone(), error))?;
-        let found = BookLoad::Loaded {
-            positions: book.len(),
-            path: path.clone(),
+        let positions = book.len();
+        let found = match &path {
+            Some(path) => BookLoad::Loaded {
+                positions,
+                path: path.clone(),
+            },
+            None => BookLoad::BuiltIn { variant, positions },
         };
         let distance = book.distances();
         self.book = Some(Arc::new(LoadedBook {
@@ -473,9 +473,10 @@ impl Engine {
         self.book.as_deref().map(|b| &b.book)
     }
 
-    /// The file the book in play was read from.
+    /// The file the book in play was read from (`None` when no book is
+    /// in play, or the built-in one is).
     pub fn book_path(&self) -> Option<&std::path::Path> {
-        self.book.as_deref().map(|b| b.path.as_path())
+        self.book.as_deref().and_then(|b| b.path.as_deref())
     }
 
     /// This position's book moves in `format`, with their scores (empty

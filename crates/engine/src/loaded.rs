@@ -14,58 +14,43 @@ use tiao_knowledge::book::BookError;
 /// not a fault.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum BookLoad {
-    /// A book is in play: its number of positions and the file it came from.
+    /// The book compiled into Tiao for the variant is in play (the
+    /// default: no `book-file` named), with its number of positions.
+    BuiltIn { variant: Variant, positions: usize },
+    /// The book of the `book-file` option is in play: its number of
+    /// positions and the file.
     Loaded { positions: usize, path: PathBuf },
     /// The game has no opening books (only draughts has them).
     NoneForGame { game: GameKind },
-    /// `openings/` ships no book for the variant (Canadian).
+    /// Tiao has no book for the variant (Canadian) and none was named.
     NotShipped { variant: Variant },
-    /// The variant's default book is shipped but not installed: none of
-    /// the places looked in has the file (see [`BookLoad::warning`]).
-    NotInstalled {
-        variant: Variant,
-        looked_in: Vec<PathBuf>,
-    },
-}
-
-impl BookLoad {
-    /// The warning this outcome is worth, if any: a default book that is
-    /// not installed (the engine logs it, and plays without a book).
-    pub fn warning(&self) -> Option<String> {
-        match self {
-            BookLoad::NotInstalled { variant, looked_in } => {
-                let looked: Vec<String> =
-                    looked_in.iter().map(|p| p.display().to_string()).collect();
-                Some(format!(
-                    "no opening book for {variant} installed (looked in {}); playing without one",
-                    looked.join(", ")
-                ))
-            }
-            _ => None,
-        }
-    }
 }
 
 impl fmt::Display for BookLoad {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
+            BookLoad::BuiltIn { variant, positions } => write!(
+                f,
+                "opening book: built-in {variant} book, {positions} positions"
+            ),
             BookLoad::Loaded { positions, path } => write!(
                 f,
                 "opening book: {positions} positions from {}",
                 path.display()
             ),
             BookLoad::NoneForGame { game } => write!(f, "no opening book for {game}"),
-            BookLoad::NotShipped { variant } | BookLoad::NotInstalled { variant, .. } => {
-                write!(f, "no opening book for {variant}")
-            }
+            BookLoad::NotShipped { variant } => write!(f, "no opening book for {variant}"),
         }
     }
 }
 
 /// Why [`Engine::load_book`](crate::Engine::load_book) has no book in
-/// play although a file was named or found: the engine plays without one.
+/// play although one was asked for: the engine plays without one.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum BookLoadError {
+    /// The built-in book does not read: only a broken build can do that,
+    /// and it is said, not a crash.
+    BuiltIn { variant: Variant, error: BookError },
     /// The file cannot be read: missing, not a regular file, not UTF-8 text
     /// ([`BookError::Io`]).
     Unreadable { path: PathBuf, error: BookError },
@@ -85,17 +70,22 @@ impl BookLoadError {
         }
     }
 
-    /// The book file.
-    pub fn path(&self) -> &Path {
+    /// The book file (`None` for the built-in book).
+    pub fn path(&self) -> Option<&Path> {
         match self {
-            BookLoadError::Unreadable { path, .. } | BookLoadError::Invalid { path, .. } => path,
+            BookLoadError::Unreadable { path, .. } | BookLoadError::Invalid { path, .. } => {
+                Some(path)
+            }
+            BookLoadError::BuiltIn { .. } => None,
         }
     }
 
     /// What the book reader said.
     pub fn error(&self) -> &BookError {
         match self {
-            BookLoadError::Unreadable { error, .. } | BookLoadError::Invalid { error, .. } => error,
+            BookLoadError::Unreadable { error, .. }
+            | BookLoadError::Invalid { error, .. }
+            | BookLoadError::BuiltIn { error, .. } => error,
         }
     }
 }

@@ -192,7 +192,7 @@ pub const BOOK_MARGIN: OptionSpec = OptionSpec {
 pub const BOOK_FILE: OptionSpec = OptionSpec {
     name: "book-file",
     kind: OptionKind::Text { default: "" },
-    help: "the opening book file; empty: the variant's default, openings/book-<variant>.txt",
+    help: "the opening book file; empty: the variant's built-in book",
 };
 pub const PONDER: OptionSpec = OptionSpec {
     name: "ponder",

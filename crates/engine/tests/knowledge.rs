@@ -45,7 +45,7 @@ fn a_missing_book_file_is_unreadable_and_no_book_is_in_play() {
     };
     assert_eq!(path, &missing);
     assert!(matches!(error, BookError::Io { .. }), "{error:?}");
-    assert_eq!(e.path(), missing.as_path());
+    assert_eq!(e.path(), Some(missing.as_path()));
     let text = e.to_string();
     assert!(text.contains("no-such-book.txt"), "{text}");
     assert!(
@@ -109,7 +109,6 @@ fn a_valid_book_file_is_loaded_with_its_positions_and_path() {
         found.to_string(),
         format!("opening book: 1 positions from {}", file.display())
     );
-    assert_eq!(found.warning(), None);
     assert_eq!(engine.book_path(), Some(file.as_path()));
     let _ = std::fs::remove_dir_all(&dir);
 }
@@ -145,19 +144,54 @@ fn games_and_variants_without_books_are_not_errors() {
 }
 
 #[test]
-fn a_book_not_installed_is_a_quiet_note_with_a_warning() {
-    let found = BookLoad::NotInstalled {
-        variant: Variant::Russian,
-        looked_in: vec![PathBuf::from("a/book.txt"), PathBuf::from("b/book.txt")],
-    };
-    assert_eq!(found.to_string(), "no opening book for russian");
-    assert_eq!(
-        found.warning().as_deref(),
-        Some(
-            "no opening book for russian installed (looked in a/book.txt, b/book.txt); \
-             playing without one"
-        )
-    );
+fn without_a_book_file_each_variant_plays_its_built_in_book() {
+    let mut engine = engine();
+    for variant in [Variant::International, Variant::Russian, Variant::Brazilian] {
+        engine
+            .set_game(GameKind::Draughts(variant))
+            .expect("a variant");
+        let found = engine.load_book().expect("the built-in book");
+        let BookLoad::BuiltIn {
+            variant: of,
+            positions,
+        } = found
+        else {
+            panic!("not the built-in book: {found:?}");
+        };
+        assert_eq!(of, variant);
+        assert_eq!(engine.book().map(|b| b.len()), Some(positions));
+        assert_eq!(engine.book().map(|b| b.variant()), Some(variant));
+        assert_eq!(engine.book_path(), None, "no file");
+        assert_eq!(
+            found.to_string(),
+            format!("opening book: built-in {variant} book, {positions} positions")
+        );
+    }
+}
+
+#[test]
+fn a_book_file_replaces_the_built_in_book_and_an_empty_one_brings_it_back() {
+    let dir = temp_dir("override");
+    let file = dir.join("book.txt");
+    std::fs::write(
+        &file,
+        "tiao-book 1\nvariant international\nW:W31-50:B1-20 ; 32-28 +1 1\n",
+    )
+    .expect("write");
+    let mut engine = engine_with_book_file(&file);
+    assert!(matches!(
+        engine.load_book(),
+        Ok(BookLoad::Loaded { positions: 1, .. })
+    ));
+    engine.set_option("book-file", "").expect("the default");
+    assert!(matches!(
+        engine.load_book(),
+        Ok(BookLoad::BuiltIn {
+            variant: Variant::International,
+            positions,
+        }) if positions > 1000
+    ));
+    let _ = std::fs::remove_dir_all(&dir);
 }
 
 /// Russian tables up to 3 pieces, generated once for the whole file.
