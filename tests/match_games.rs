@@ -2,12 +2,15 @@
 //! limits: the tallies in the table agree with the PDN, the PDN reads back,
 //! every game replays legally from its start, ends exactly where the rules
 //! (replayed here with the board's own `GameHistory`) say it ends, and opening
-//! pairs swap colours. Also the SPRT's early stop, adjudication, FEN
+//! pairs swap colours. Also the SPRT's early stop (and its picture), adjudication, FEN
 //! openings, `tiao openings`, and the command-line checks.
+
+mod svg_support;
 
 use std::collections::BTreeSet;
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
+use svg_support::read_xml;
 use tiao::board::{Colour, International, Outcome, Rules, Russian};
 use tiao::notation::{PdnGame, parse_pdn, replay};
 use tiao::record::GameHistory;
@@ -232,6 +235,45 @@ fn the_sprt_stops_a_lopsided_match_early() {
     assert_eq!(games.len() as u32, n);
     assert_eq!(games.len() % 2, 0, "pairs under way were finished");
     assert!(games.iter().all(|g| g.tag("WhiteTimeControl").is_some()));
+    // The picture next to the PDN shows the test's course: the LLR from 0
+    // after each pair, between the two bounds, and the decision.
+    let svg = std::fs::read_to_string(tmp("sprt.svg")).expect("the picture");
+    let elements = read_xml(&svg).unwrap_or_else(|e| panic!("{e}:\n{svg}"));
+    let course = elements
+        .iter()
+        .find(|e| e.name == "polyline")
+        .and_then(|e| e.attribute("points"))
+        .expect("the LLR's course");
+    assert_eq!(
+        course.split_whitespace().count() as u32,
+        n / 2 + 1,
+        "{course}"
+    );
+    let texts: Vec<&str> = elements
+        .iter()
+        .filter(|e| e.name == "text")
+        .map(|e| e.text.as_str())
+        .collect();
+    assert!(
+        texts
+            .iter()
+            .any(|t| t.starts_with("SPRT elo0=0 elo1=100") && t.ends_with("strong vs weak")),
+        "{texts:?}"
+    );
+    assert!(
+        texts
+            .iter()
+            .any(|t| t.starts_with("LLR ") && t.contains(": H1 accepted")),
+        "{texts:?}"
+    );
+    assert!(
+        texts.iter().any(|t| t.starts_with("H1 accepted at ")),
+        "{texts:?}"
+    );
+    assert!(
+        texts.iter().any(|t| t.starts_with("H0 accepted at ")),
+        "{texts:?}"
+    );
 }
 
 #[test]

@@ -83,9 +83,14 @@ pub struct MatchArgs {
     /// halma10, gewu, gewu-dice (the runner throws for gewu-dice).
     #[arg(long, default_value = "international", value_parser = parse_game)]
     pub variant: GameKind,
-    /// Write every game to this PDN file.
+    /// Write every game to this PDN file (and a picture of the result,
+    /// as SVG, next to it: FILE with the extension .svg).
     #[arg(long, value_name = "FILE")]
     pub pdn: Option<PathBuf>,
+    /// Write the picture of the result (Elo intervals, the SPRT's course)
+    /// to this SVG file [default: next to the PDN file].
+    #[arg(long, value_name = "FILE")]
+    pub svg: Option<PathBuf>,
     /// Stop when a sequential test decides: elo0=E0 elo1=E1 [alpha=0.05]
     /// [beta=0.05] (logistic Elo of the first engine over the second).
     #[arg(long, num_args = 1.., value_name = "KEY=VALUE")]
@@ -300,6 +305,7 @@ pub fn match_config(args: &MatchArgs) -> Result<MatchConfig, String> {
         ballot,
         shuffle: more.shuffle,
         pdn: args.pdn.clone(),
+        svg: super::picture::path_for(args.svg.as_deref(), args.pdn.as_deref()),
         sprt,
         adjudication,
         egdb: load_tables(variant, more.egdb_pieces, &more.egdb_dir, args.quiet),

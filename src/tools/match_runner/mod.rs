@@ -18,6 +18,7 @@
 //! - `schedule` — pairings, game pairs and opening order;
 //! - `stats`, `sprt` — Elo, LOS, pentanomial intervals, the SPRT;
 //! - `results`, `report`, `progress` — collecting and showing results;
+//! - `picture` — the result as an SVG chart (Elo intervals, the SPRT's course);
 //! - `pdn_out` — the PDN record of each game;
 //! - `tournament` — workers, the result loop, stopping;
 //! - `generate` — `tiao openings`.
@@ -28,6 +29,7 @@ pub mod ballot;
 pub mod cli;
 pub mod generate;
 pub mod pdn_out;
+pub mod picture;
 pub mod player;
 pub mod process;
 pub mod progress;

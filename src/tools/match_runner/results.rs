@@ -1,5 +1,6 @@
 //! Results of one pairing as they come in: the W/D/L and pair tallies, how
-//! games ended, which engine failed how often, and the SPRT's standing.
+//! games ended, which engine failed how often, and the SPRT's standing and
+//! course.
 //!
 //! Games of a pair may finish in any order relative to other pairs; the
 //! first game's points wait here until its partner arrives, and only then is
@@ -33,6 +34,9 @@ pub struct PairingResults {
     waiting: HashMap<u32, u8>,
     pub sprt: Option<Sprt>,
     pub sprt_stop: Option<SprtStop>,
+    /// With an SPRT: the LLR after each completed pair, as (pairs, LLR),
+    /// for the picture of the test's course.
+    pub llr_course: Vec<(u32, f64)>,
 }
 
 impl PairingResults {
@@ -45,6 +49,7 @@ impl PairingResults {
             waiting: HashMap::new(),
             sprt,
             sprt_stop: None,
+            llr_course: Vec::new(),
         }
     }
 
@@ -72,10 +77,13 @@ impl PairingResults {
             }
         }
         let sprt = self.sprt?;
+        let llr = sprt.llr(&self.tally.pairs);
+        // The course goes on past a decision: the pairs under way then are
+        // finished and counted.
+        self.llr_course.push((self.tally.pair_count(), llr));
         if self.sprt_stop.is_some() {
             return None;
         }
-        let llr = sprt.llr(&self.tally.pairs);
         let decision = sprt.decide(llr, self.tally.pair_count());
         if decision == Decision::Continue {
             return None;

@@ -10,6 +10,7 @@ use super::adjudication::Adjudication;
 use super::arbiter::{GameConfig, GameRecord, play_game};
 use super::ballot::Ballot;
 use super::pdn_out::{GameInfo, PdnWriter, to_pdn};
+use super::picture::render_svg;
 use super::player::Player;
 use super::process::EngineProcess;
 use super::progress::Progress;
@@ -23,6 +24,7 @@ use crate::board::Colour;
 use crate::engine::GameKind;
 use crate::notation::pdn::today;
 use std::collections::{HashMap, VecDeque};
+use std::fmt::Write as _;
 use std::path::PathBuf;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::mpsc::{Sender, channel};
@@ -45,6 +47,8 @@ pub struct MatchConfig {
     /// Shuffle the openings with this seed.
     pub shuffle: Option<u64>,
     pub pdn: Option<PathBuf>,
+    /// Where the picture of the result goes (`None`: no picture).
+    pub svg: Option<PathBuf>,
     pub sprt: Option<Sprt>,
     pub adjudication: Adjudication,
     pub format: Format,
@@ -63,7 +67,7 @@ pub struct MatchOutcome {
     pub pairings: Vec<PairingResults>,
     pub report: String,
     /// Set when the match had to stop (an engine that cannot be started,
-    /// a PDN file that cannot be written).
+    /// a PDN file that cannot be written), or its picture cannot be written.
     pub error: Option<String>,
 }
 
@@ -395,7 +399,17 @@ pub fn run_match(cfg: &MatchConfig) -> Result<MatchOutcome, String> {
         seconds: started.elapsed().as_secs_f64(),
         restarts: &restarts,
     };
-    let report = render(&heading, &results);
+    let mut report = render(&heading, &results);
+    if let Some(path) = &cfg.svg {
+        match std::fs::write(path, render_svg(&heading, &results)) {
+            Ok(()) => {
+                let _ = writeln!(report, "\npicture: {}", path.display());
+            }
+            Err(e) => {
+                error.get_or_insert(format!("cannot write the picture {}: {e}", path.display()));
+            }
+        }
+    }
     Ok(MatchOutcome {
         names,
         pairings: results,
