@@ -38,7 +38,8 @@ lint:
 unit:
 	$(CARGO) test --workspace
 
-# A real Hub client (pydraughts) drives `tiao hub` through complete games.
+# Real clients: pydraughts drives `tiao hub` through complete games, and
+# pydraughts' own DXP code plays `tiao dxp` in both TCP roles.
 $(VENV)/.ready:
 	$(PYTHON) -m venv $(VENV)
 	$(VENV)/bin/pip install --quiet $(PYDRAUGHTS)
@@ -47,6 +48,7 @@ $(VENV)/.ready:
 pytest: $(VENV)/.ready
 	$(CARGO) build --profile test --bin tiao
 	$(VENV)/bin/python tests/python/hub_client.py ./$(TEST_TIAO)
+	$(VENV)/bin/python tests/python/dxp_client.py ./$(TEST_TIAO)
 
 # The fuzz tests (tests/fuzz.rs) run in `make test` with 256 cases per
 # reader from a fixed seed (about 15 s). This is the long run: 50,000

@@ -550,3 +550,50 @@ fn reader_reports_overflow_and_a_missing_nul() {
         let _ = flood.await;
     });
 }
+
+// ---------------------------------------------------------------- the log's words
+
+#[test]
+fn every_field_received_is_said_in_words_for_the_log() {
+    // pydraughts' request: its fixed name, the follower's colour, whole
+    // minutes, the move count and always flag B with the position.
+    let request = format!("R01{:<32}W001000BW{}", "DXP Client", start_board());
+    let said = decode(&request).expect("pydraughts' R").fields();
+    assert_eq!(
+        said,
+        format!(
+            "game request: version 01, initiator name 'DXP Client', follower plays white, \
+             1 minutes, moves 0 (the whole game), start: white to move on {} (B)",
+            start_board()
+        )
+    );
+    let said = decode("R01Scan 3.1                        Z0.5040A")
+        .expect("Scan's R")
+        .fields();
+    assert!(
+        said.contains("follower plays black, 0.5 minutes, moves 40, start: the normal start (A)"),
+        "{said}"
+    );
+    for (text, words) in [
+        (
+            "ATiao 0.1.0                      2",
+            "game accept: follower name 'Tiao 0.1.0', code 2 (not this game)",
+        ),
+        (
+            "M001205250412202223",
+            "move: from 5 to 25, 4 captured (12, 20, 22, 23), 12 s (the sender's count)",
+        ),
+        (
+            "E10",
+            "game end: reason 1 (the sender loses), stop 0 (another game welcome)",
+        ),
+        (
+            "E01",
+            "game end: reason 0 (no reason: an acknowledgement, or unknown), stop 1 (no more games)",
+        ),
+        ("B005Z", "take-back request: to move 5 with black to move"),
+        ("K2", "take-back answer: code 2 (declined)"),
+    ] {
+        assert_eq!(decode(text).expect(text).fields(), words, "{text}");
+    }
+}

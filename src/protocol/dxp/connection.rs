@@ -254,8 +254,13 @@ where
         }
         match self.reader.next(deadline).await {
             Ok(i) => {
-                if i.message.is_ok() {
+                if let Ok(message) = &i.message {
                     self.bad_in_a_row = 0;
+                    // Every field received, in words (chats are logged
+                    // where they are handled).
+                    if !matches!(message, Message::Chat(_)) {
+                        log::info!("dxp: {} sent {}", self.peer_addr, escape(&message.fields()));
+                    }
                 }
                 Ok(Some(i))
             }

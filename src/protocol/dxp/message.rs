@@ -50,6 +50,123 @@ pub enum Message {
     BackAccept(BackCode),
 }
 
+impl Message {
+    /// Every field of the message in words, as received: what Tiao logs of
+    /// each message it reads (`RUST_LOG=info`), so that a peer's game
+    /// request, accept or move can be checked field by field. Text from
+    /// the peer (names, chats) is as received; the log escapes it.
+    pub fn fields(&self) -> String {
+        match self {
+            Message::Request(r) => format!(
+                "game request: version {VERSION}, initiator name '{}', follower plays {}, \
+                 {} minutes, moves {}{}, start: {}",
+                r.name,
+                r.follower.name(),
+                minutes_text(r.time),
+                r.moves,
+                if r.moves == 0 {
+                    " (the whole game)"
+                } else {
+                    ""
+                },
+                match &r.setup {
+                    None => "the normal start (A)".to_string(),
+                    Some(s) => format!("{} to move on {} (B)", s.to_move.name(), s.board),
+                }
+            ),
+            Message::Accept(a) => format!(
+                "game accept: follower name '{}', code {} ({})",
+                a.name,
+                accept_digit(a.code),
+                match a.code {
+                    AcceptCode::Accept => "accepted",
+                    AcceptCode::WrongVersion => "wrong version",
+                    AcceptCode::RefuseThis => "not this game",
+                    AcceptCode::RefuseAll => "no game",
+                }
+            ),
+            Message::Move(m) => format!(
+                "move: from {} to {}, {} captured{}, {} s (the sender's count)",
+                m.from,
+                m.to,
+                m.captured.len(),
+                if m.captured.is_empty() {
+                    String::new()
+                } else {
+                    let squares: Vec<String> = m.captured.iter().map(u32::to_string).collect();
+                    format!(" ({})", squares.join(", "))
+                },
+                m.seconds
+            ),
+            Message::End(e) => format!(
+                "game end: reason {} ({}), stop {} ({})",
+                reason_digit(e.reason),
+                match e.reason {
+                    EndReason::None => "no reason: an acknowledgement, or unknown",
+                    EndReason::Lose => "the sender loses",
+                    EndReason::Draw => "draw",
+                    EndReason::Win => "the sender wins",
+                },
+                u8::from(e.stop),
+                if e.stop {
+                    "no more games"
+                } else {
+                    "another game welcome"
+                }
+            ),
+            Message::Chat(text) => format!("chat: {text}"),
+            Message::BackRequest(b) => format!(
+                "take-back request: to move {} with {} to move",
+                b.move_number,
+                b.colour.name()
+            ),
+            Message::BackAccept(k) => format!(
+                "take-back answer: code {} ({})",
+                match k {
+                    BackCode::Accepted => 0,
+                    BackCode::NotSupported => 1,
+                    BackCode::Declined => 2,
+                },
+                match k {
+                    BackCode::Accepted => "done",
+                    BackCode::NotSupported => "not supported",
+                    BackCode::Declined => "declined",
+                }
+            ),
+        }
+    }
+}
+
+/// The code digit of an `A`.
+fn accept_digit(code: AcceptCode) -> char {
+    match code {
+        AcceptCode::Accept => '0',
+        AcceptCode::WrongVersion => '1',
+        AcceptCode::RefuseThis => '2',
+        AcceptCode::RefuseAll => '3',
+    }
+}
+
+/// The reason digit of an `E`.
+fn reason_digit(reason: EndReason) -> char {
+    match reason {
+        EndReason::None => '0',
+        EndReason::Lose => '1',
+        EndReason::Draw => '2',
+        EndReason::Win => '3',
+    }
+}
+
+/// Minutes as read (a decimal field may carry a fraction): `5`, `0.5`.
+fn minutes_text(time: Duration) -> String {
+    let minutes = time.as_secs_f64() / 60.0;
+    if (minutes - minutes.round()).abs() < 1e-9 {
+        format!("{minutes:.0}")
+    } else {
+        format!("{minutes}")
+    }
+}
+
 /// A start position other than the normal one: flag `B` of `R`.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Setup {
@@ -232,15 +349,7 @@ impl Message {
                 }
                 s
             }
-            Message::Accept(a) => {
-                let code = match a.code {
-                    AcceptCode::Accept => '0',
-                    AcceptCode::WrongVersion => '1',
-                    AcceptCode::RefuseThis => '2',
-                    AcceptCode::RefuseAll => '3',
-                };
-                format!("A{}{code}", name_field(&a.name))
-            }
+            Message::Accept(a) => format!("A{}{}", name_field(&a.name), accept_digit(a.code)),
             Message::Move(m) => {
                 let mut captured = m.captured.clone();
                 captured.sort_unstable();
@@ -257,13 +366,11 @@ impl Message {
                 s
             }
             Message::End(e) => {
-                let reason = match e.reason {
-                    EndReason::None => '0',
-                    EndReason::Lose => '1',
-                    EndReason::Draw => '2',
-                    EndReason::Win => '3',
-                };
-                format!("E{reason}{}", if e.stop { '1' } else { '0' })
+                format!(
+                    "E{}{}",
+                    reason_digit(e.reason),
+                    if e.stop { '1' } else { '0' }
+                )
             }
             Message::Chat(text) => {
                 let mut s = String::from("C");
