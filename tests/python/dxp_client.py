@@ -9,7 +9,9 @@ follower side), so Tiao is the follower here, in both TCP roles:
   DXPEngine does with `engine-opened`;
 - Tiao connects (`tiao dxp --connect`) to a socket this script listens on;
   the accepted socket is handed to pydraughts' Sender, so every message is
-  still written and read by pydraughts (`dxp_communication`).
+  still written and read by pydraughts (`dxp_communication`). Here Tiao
+  also ponders (`--ponder`): its search on this side's time must survive
+  every reply, expected or not, and the game's end.
 
 This side's moves are random legal moves (seeded); pydraughts' board checks
 every move Tiao sends (its receiver ignores an illegal one, and the game
@@ -128,12 +130,15 @@ def expected_result(winner, tiao_colour):
     return "2-0" if winner == WHITE else "0-2"
 
 
-def check_log(path):
+def check_log(path, pondering=False):
     with open(path, encoding="utf-8", errors="replace") as f:
         log = f.read()
     # Every field of pydraughts' R, as Tiao read it.
-    for needed in ["game request", "'DXP Client'", "1 minutes", "moves 0"]:
-        assert needed in log, f"{needed!r} not in Tiao's log:\n{log[-3000:]}"
+    needed = ["game request", "'DXP Client'", "1 minutes", "moves 0"]
+    if pondering:
+        needed.append("dxp: pondering on ")
+    for word in needed:
+        assert word in log, f"{word!r} not in Tiao's log:\n{log[-3000:]}"
 
 
 def listening_role(binary, work):
@@ -185,7 +190,7 @@ def connecting_role(binary, work):
         with open(err_path, "w") as err:
             tiao = subprocess.Popen(
                 [binary, "dxp", "--connect", f"127.0.0.1:{port}", "--move-time", "0.02",
-                 "--pdn", pdn],
+                 "--ponder", "--pdn", pdn],
                 stdout=subprocess.DEVNULL, stderr=err, env=dict(os.environ, RUST_LOG="info"))
         try:
             engine = AcceptedDXPEngine(server, options={"engine-opened": True}, initial_time=60)
@@ -201,7 +206,7 @@ def connecting_role(binary, work):
                 tiao.terminate()
                 tiao.wait(timeout=30)
             server.close()
-        check_log(err_path)
+        check_log(err_path, pondering=True)
 
 
 def main():

@@ -99,6 +99,11 @@ pub struct DxpOptions {
           default_value_t = BOOK_MARGIN.int_default() as i32,
           value_parser = clap::value_parser!(i32).range(BOOK_MARGIN.int_range()))]
     pub book_margin: i32,
+    /// Think on the peer's time: after each move, search the position
+    /// after the reply Tiao expects; if the peer plays it, that search goes
+    /// on (and is answered at once once it has had the move's time).
+    #[arg(long)]
+    pub ponder: bool,
     /// The name sent to the peer (at most 32 characters are sent).
     #[arg(long)]
     pub name: Option<String>,
@@ -244,6 +249,7 @@ impl Config {
                     margin: a.book_margin,
                 },
                 book_file: a.book_file.clone(),
+                ponder: a.ponder,
                 ..Options::default()
             },
             plan,

@@ -5,6 +5,10 @@
 //! waits for a move, bounded by the peer's clock plus a grace period.
 //! Either way an `E` from the peer is acknowledged, a `B` takes moves back,
 //! and anything else is answered with a chat and left without effect.
+//! With `--ponder`, Tiao searches on the peer's time the position after the
+//! reply it expects; when the peer plays that reply the search goes on as
+//! Tiao's own, its pondering counted toward the move's time (so a long
+//! enough ponder is answered at once), and any other message ends it.
 //! When the game ends, however it ends, it is appended to the PDN file and
 //! counted.
 
@@ -12,16 +16,19 @@ use super::clock::Clocks;
 use super::connection::{Connection, Stop};
 use super::game::GameSpec;
 use super::game::{
-    back_ply, ended_by_rules, move_message, moves_made, play_peer_move, reason_for,
+    back_ply, ended_by_rules, hub_text, move_message, moves_made, play_peer_move, reason_for,
     result_of_peer_end, setup_of,
 };
-use super::message::{AcceptCode, BackCode, BackRequest, EndReason, GameEnd, Message, ParseError};
+use super::message::{
+    AcceptCode, BackCode, BackRequest, EndReason, GameEnd, Message, MoveMessage, ParseError,
+};
 use super::record::{GameInfo, pdn_game};
 use super::search::Thinking;
 use crate::board::{Colour, Variant};
 use crate::engine::{Decision, Engine, MoveReading};
 use crate::notation::MoveFormat;
-use crate::search::{Limits, Params};
+use crate::search::time::allocate;
+use crate::search::{Limits, Mode, Params};
 use tiao_core::GameResult;
 use tokio::io::{AsyncRead, AsyncWrite};
 use tokio::time::Instant;
@@ -45,6 +52,31 @@ struct Board {
     spec: GameSpec,
     start_side: Colour,
     clocks: Clocks,
+    /// The search on the peer's time, while there is one (it holds the
+    /// engine, with the expected reply played).
+    pondering: Option<Pondering>,
+}
+
+/// A search on the peer's time (`--ponder`): the position after the reply
+/// Tiao expects, searched while the peer thinks.
+struct Pondering {
+    thinking: Thinking,
+    /// The expected reply, in Hub form and as the peer would send it.
+    expected: String,
+    message: MoveMessage,
+    started: Instant,
+    /// The limits of Tiao's move after that reply.
+    limits: Limits,
+}
+
+/// Whether the peer's move is the expected one: the same squares and the
+/// same captured pieces, in any order.
+fn same_move(sent: &MoveMessage, expected: &MoveMessage) -> bool {
+    let mut a = sent.captured.clone();
+    let mut b = expected.captured.clone();
+    a.sort_unstable();
+    b.sort_unstable();
+    sent.from == expected.from && sent.to == expected.to && a == b
 }
 
 impl<R, W> Connection<R, W>
@@ -88,6 +120,7 @@ where
             spec,
             start_side,
             clocks: Clocks::new(spec.time, spec.moves),
+            pondering: None,
         };
         board.clocks.start(start_side, Instant::now());
         let played = self.game_loop(&mut board).await;
@@ -137,6 +170,13 @@ where
 
     async fn game_loop(&mut self, board: &mut Board) -> Result<Ending, Stop> {
         loop {
+            if board.pondering.is_some() {
+                // The engine is pondering: it is the peer's turn.
+                if let Turn::Ended(e) = self.await_peer(board).await? {
+                    return Ok(e);
+                }
+                continue;
+            }
             let engine = self.ensure_engine().await?;
             let side = engine.side_to_move();
             let by_rules = ended_by_rules(engine);
@@ -154,24 +194,46 @@ where
         }
     }
 
-    /// Tiao's turn: search, and meanwhile keep answering the peer.
-    async fn think(&mut self, board: &mut Board) -> Result<Turn, Stop> {
-        let move_time = self.config().move_time;
-        let engine = self.ensure_engine().await?;
-        let plies = engine.history(MoveFormat::Hub).len();
-        let limits = match move_time {
+    /// The limits of Tiao's move once `plies` plies are played.
+    fn limits_for(&self, board: &Board, plies: usize) -> Limits {
+        match self.config().move_time {
             Some(t) => Limits::move_time(t),
             None => board.clocks.limits(
                 board.spec.tiao,
                 moves_made(board.start_side, plies, board.spec.tiao),
                 Instant::now(),
             ),
-        };
+        }
+    }
+
+    /// Tiao's turn: search, and meanwhile keep answering the peer.
+    async fn think(&mut self, board: &mut Board) -> Result<Turn, Stop> {
+        let engine = self.ensure_engine().await?;
+        let plies = engine.history(MoveFormat::Hub).len();
+        let limits = self.limits_for(board, plies);
         let Some(engine) = self.engine.take() else {
             return Err(Stop::Abort("the engine is not available".into()));
         };
-        let mut thinking = Thinking::start(engine, Params::think(limits));
+        let thinking = Thinking::start(engine, Params::think(limits));
+        self.finish_thinking(board, thinking, None).await
+    }
+
+    /// Wait for a search's decision while answering the peer (stopping the
+    /// search at `stop_at`, if given), then play its move; with `--ponder`,
+    /// start pondering on the reply it expects.
+    async fn finish_thinking(
+        &mut self,
+        board: &mut Board,
+        mut thinking: Thinking,
+        mut stop_at: Option<Instant>,
+    ) -> Result<Turn, Stop> {
         loop {
+            let timer = async move {
+                match stop_at {
+                    Some(at) => tokio::time::sleep_until(at).await,
+                    None => std::future::pending().await,
+                }
+            };
             tokio::select! {
                 done = thinking.finished() => {
                     let (engine, decision) = done
@@ -180,7 +242,16 @@ where
                     if let Decision::Book(choice) = &decision {
                         log::info!("dxp: {}", choice.text());
                     }
-                    return self.play_our_move(board, decision.best().map(str::to_string)).await;
+                    let expected = decision.ponder().map(str::to_string);
+                    let turn = self.play_our_move(board, decision.best().map(str::to_string)).await?;
+                    if self.config().engine.ponder {
+                        self.start_pondering(board, expected);
+                    }
+                    return Ok(turn);
+                }
+                () = timer => {
+                    thinking.stop();
+                    stop_at = None;
                 }
                 read = self.read(None) => {
                     let incoming = match read {
@@ -209,6 +280,91 @@ where
                 }
             }
         }
+    }
+
+    /// After Tiao's move: search on the peer's time the position after the
+    /// reply Tiao expects, unless there is nothing to think about (no
+    /// expected reply, a game the move or the reply ends).
+    fn start_pondering(&mut self, board: &mut Board, expected: Option<String>) {
+        let Some(expected) = expected else {
+            return;
+        };
+        let Some(mut engine) = self.engine.take() else {
+            return;
+        };
+        let message = move_message(&expected, 0);
+        let playable = message.is_some()
+            && ended_by_rules(&engine).is_none()
+            && engine.play(&expected, MoveReading::Hub).is_ok();
+        let Some(message) = message.filter(|_| playable) else {
+            self.engine = Some(engine);
+            return;
+        };
+        if ended_by_rules(&engine).is_some() {
+            engine.undo();
+            self.engine = Some(engine);
+            return;
+        }
+        let plies = engine.history(MoveFormat::Hub).len();
+        let limits = self.limits_for(board, plies);
+        log::info!(
+            "dxp: pondering on {expected} ({})",
+            Message::Move(message.clone()).encode()
+        );
+        let params = Params {
+            mode: Mode::Ponder,
+            ..Params::think(limits.clone())
+        };
+        board.pondering = Some(Pondering {
+            thinking: Thinking::start(engine, params),
+            expected,
+            message,
+            started: Instant::now(),
+            limits,
+        });
+    }
+
+    /// End the search on the peer's time, if there is one, and take the
+    /// engine back as it was before the expected reply.
+    async fn stop_pondering(&mut self, board: &mut Board) {
+        let Some(mut pondering) = board.pondering.take() else {
+            return;
+        };
+        self.take_engine_back(&mut pondering.thinking).await;
+        if let Some(engine) = self.engine.as_mut() {
+            engine.undo();
+        }
+    }
+
+    /// The peer played the expected reply: the ponder search becomes
+    /// Tiao's, with what is left of the move's time once the pondering is
+    /// counted (none left: answered at once).
+    async fn ponder_hit(&mut self, board: &mut Board) -> Result<Turn, Stop> {
+        let Some(pondering) = board.pondering.take() else {
+            return Ok(Turn::Continue);
+        };
+        let pondered = pondering.started.elapsed();
+        let deadlines = allocate(&pondering.limits);
+        pondering.thinking.ponder_hit();
+        let stop_at = match deadlines.soft.or(deadlines.hard) {
+            Some(budget) if pondered < budget => Some(Instant::now() + (budget - pondered)),
+            _ => {
+                pondering.thinking.stop();
+                None
+            }
+        };
+        log::info!(
+            "dxp: ponder hit on {} after {:.2} s of pondering{}",
+            pondering.expected,
+            pondered.as_secs_f64(),
+            if stop_at.is_none() {
+                "; answered at once"
+            } else {
+                ""
+            }
+        );
+        self.finish_thinking(board, pondering.thinking, stop_at)
+            .await
     }
 
     /// Stop the search and take the engine back (its answer is not wanted).
@@ -246,8 +402,18 @@ where
         Ok(Turn::Continue)
     }
 
-    /// The peer's turn: wait for its move, within its clock plus the grace period.
+    /// The peer's turn: wait for its move, within its clock plus the grace
+    /// period. However the wait ends, a ponder search is over with it (a
+    /// hit hands it on as Tiao's search).
     async fn await_peer(&mut self, board: &mut Board) -> Result<Turn, Stop> {
+        let turn = self.await_peer_move(board).await;
+        if turn.is_err() {
+            self.stop_pondering(board).await;
+        }
+        turn
+    }
+
+    async fn await_peer_move(&mut self, board: &mut Board) -> Result<Turn, Stop> {
         let timeout = self.config().timeout;
         let now = Instant::now();
         let deadline = now + board.clocks.left(!board.spec.tiao, now) + timeout;
@@ -260,6 +426,18 @@ where
             };
             match incoming.message {
                 Ok(Message::Move(m)) => {
+                    if let Some(pondering) = &board.pondering {
+                        if same_move(&m, &pondering.message) {
+                            board.clocks.start(board.spec.tiao, Instant::now());
+                            return self.ponder_hit(board).await;
+                        }
+                        log::info!(
+                            "dxp: ponder miss: expected {}, the peer played {}",
+                            pondering.expected,
+                            hub_text(&m)
+                        );
+                        self.stop_pondering(board).await;
+                    }
                     let engine = self.ensure_engine().await?;
                     if let Some(o) = ended_by_rules(engine) {
                         // The rules ended the game before this move: say so, as
@@ -283,9 +461,11 @@ where
                     }
                 }
                 Ok(Message::End(end)) => {
+                    self.stop_pondering(board).await;
                     return Ok(Turn::Ended(self.peer_ended(board, end).await?));
                 }
                 Ok(Message::BackRequest(req)) => {
+                    self.stop_pondering(board).await;
                     self.take_back(board, req).await?;
                     return Ok(Turn::Continue);
                 }
