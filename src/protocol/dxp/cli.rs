@@ -7,7 +7,7 @@ use super::message::Setup;
 use super::starts;
 use crate::board::Colour;
 use crate::engine::Options;
-use crate::engine::options::{BOOK, BOOK_FILE, BOOK_MARGIN, BOOK_PLY, HASH, THREADS};
+use crate::engine::options::{BOOK, BOOK_FILE, BOOK_MARGIN, BOOK_PLY, EVAL_FILE, HASH, THREADS};
 use clap::builder::RangedI64ValueParser;
 use std::path::PathBuf;
 use std::time::Duration;
@@ -91,6 +91,8 @@ pub struct DxpOptions {
     pub no_book: bool,
     #[arg(long, value_name = "FILE", help = BOOK_FILE.help)]
     pub book_file: Option<PathBuf>,
+    #[arg(long, value_name = "FILE", help = EVAL_FILE.help)]
+    pub eval_file: Option<PathBuf>,
     #[arg(long, value_name = "N", help = BOOK_PLY.help,
           default_value_t = BOOK_PLY.int_default() as u32,
           value_parser = clap::value_parser!(u32).range(BOOK_PLY.int_range()))]
@@ -179,6 +181,9 @@ pub struct Config {
     pub endpoint: Endpoint,
     pub name: String,
     pub engine: Options,
+    /// The `eval-file` of each connection's engine (read once here, so a
+    /// bad file stops Tiao before any connection; `None`: built in).
+    pub eval_file: Option<String>,
     /// `Some` when Tiao is the initiator.
     pub plan: Option<Plan>,
     pub move_time: Option<Duration>,
@@ -236,6 +241,17 @@ impl Config {
             .name
             .clone()
             .unwrap_or_else(|| format!("Tiao {}", env!("CARGO_PKG_VERSION")));
+        let eval_file = match &a.eval_file {
+            None => None,
+            Some(path) => {
+                let text = path
+                    .to_str()
+                    .ok_or_else(|| format!("--eval-file {}: not a UTF-8 path", path.display()))?;
+                crate::eval::pattern_select::EvalChoice::load(path)
+                    .map_err(|e| format!("--eval-file: {e}"))?;
+                Some(text.to_string())
+            }
+        };
         Ok(Config {
             endpoint,
             name,
@@ -252,6 +268,7 @@ impl Config {
                 ponder: a.ponder,
                 ..Options::default()
             },
+            eval_file,
             plan,
             move_time: a.move_time.map(|t| seconds(t, "--move-time")).transpose()?,
             timeout: seconds(a.timeout, "--timeout")?,
@@ -271,6 +288,13 @@ impl Config {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// `tiao dxp`'s flags alone.
+    #[derive(clap::Parser, Debug)]
+    struct Cli {
+        #[command(flatten)]
+        dxp: DxpArgs,
+    }
 
     #[test]
     fn alternate_colours_play_each_start_twice() {
@@ -292,11 +316,6 @@ mod tests {
     #[test]
     fn the_engine_flags_take_range_default_and_help_from_the_option_table() {
         use clap::{CommandFactory, Parser};
-        #[derive(Parser, Debug)]
-        struct Cli {
-            #[command(flatten)]
-            dxp: DxpArgs,
-        }
         let parse =
             |args: &[&str]| Cli::try_parse_from(std::iter::once("dxp").chain(args.iter().copied()));
         let cli = parse(&[]).expect("defaults");
@@ -336,6 +355,35 @@ mod tests {
         assert!(help("hash").starts_with(HASH.help));
         assert_eq!(help("book-ply"), BOOK_PLY.help);
         assert_eq!(help("book-file"), BOOK_FILE.help);
+        assert_eq!(help("eval-file"), EVAL_FILE.help);
+    }
+
+    #[test]
+    fn an_eval_file_is_read_before_any_connection() {
+        use clap::Parser;
+        let parse = |args: &[&str]| {
+            let cli = Cli::try_parse_from(std::iter::once("dxp").chain(args.iter().copied()))
+                .expect("flags");
+            Config::from_args(&cli.dxp)
+        };
+        assert_eq!(parse(&[]).expect("config").eval_file, None);
+        let v1 = concat!(
+            env!("CARGO_MANIFEST_DIR"),
+            "/crates/knowledge/src/eval/weights-v1.txt"
+        );
+        assert_eq!(
+            parse(&["--eval-file", v1])
+                .expect("a weights file")
+                .eval_file,
+            Some(v1.to_string())
+        );
+        let missing = std::env::temp_dir().join("tiao-dxp-no-such-weights.bin");
+        let e = parse(&["--eval-file", &missing.display().to_string()])
+            .expect_err("a missing weights file");
+        assert!(
+            e.starts_with("--eval-file: ") && e.contains("tiao-dxp-no-such-weights.bin"),
+            "{e}"
+        );
     }
 
     #[test]

@@ -199,8 +199,16 @@ where
     /// table and reading the book take a moment: not on the runtime's thread).
     fn make_engine(&self) -> JoinHandle<Result<Engine, EngineError>> {
         let options = self.config().engine.clone();
+        let eval_file = self.config().eval_file.clone();
         tokio::task::spawn_blocking(move || {
             let mut engine = Engine::new(options)?;
+            if let Some(file) = eval_file {
+                // Read once already (`Config`); a file changed since is
+                // said, and the built-in weights are kept.
+                if let Err(e) = engine.set_option("eval-file", &file) {
+                    log::warn!("dxp: {e}");
+                }
+            }
             for opened in engine.open_knowledge() {
                 match opened {
                     Ok(msg) => log::info!("dxp: {msg}"),
