@@ -58,6 +58,9 @@ impl Limits {
 
 /// Time margin kept for communication latency.
 pub const LATENCY: Duration = Duration::from_millis(30);
+/// Below this many increments on the clock, a move spends at most one
+/// increment (see [`allocate`]).
+const LOW_CLOCK_INCREMENTS: u32 = 5;
 /// Moves assumed left in the game when the GUI does not say.
 const DEFAULT_MOVES_LEFT: u32 = 30;
 
@@ -90,18 +93,32 @@ pub fn allocate(limits: &Limits) -> Deadlines {
             .moves_to_go
             .unwrap_or(DEFAULT_MOVES_LEFT)
             .clamp(1, DEFAULT_MOVES_LEFT);
-        // With a control a few moves away, spread the time evenly over them;
-        // otherwise aim for a steady share plus most of the increment.
-        let share = usable / moves + limits.inc.mul_f64(0.8);
-        // Never more than a fraction of the clock on one move: the last
-        // move before a control may take most of what is left, others less.
-        let cap = if moves == 1 {
-            usable.mul_f64(0.9)
-        } else {
-            usable.mul_f64(0.4)
-        };
-        let soft = share.min(cap);
-        let hard = (soft * 4).min(cap).max(soft);
+        let (soft, hard) =
+            if limits.inc > Duration::ZERO && left < limits.inc * LOW_CLOCK_INCREMENTS && moves > 1
+            {
+                // A clock down to a few increments: a move may spend at most
+                // one increment, so the clock never shrinks and rebuilds a
+                // reserve for moves a loaded machine answers late.
+                // (At least a millisecond: a first iteration beats any move.)
+                let hard = limits
+                    .inc
+                    .min(usable.mul_f64(0.4))
+                    .max(Duration::from_millis(1));
+                (hard / 2, hard)
+            } else {
+                // With a control a few moves away, spread the time evenly over them;
+                // otherwise aim for a steady share plus most of the increment.
+                let share = usable / moves + limits.inc.mul_f64(0.8);
+                // Never more than a fraction of the clock on one move: the last
+                // move before a control may take most of what is left, others less.
+                let cap = if moves == 1 {
+                    usable.mul_f64(0.9)
+                } else {
+                    usable.mul_f64(0.4)
+                };
+                let soft = share.min(cap);
+                (soft, (soft * 4).min(cap).max(soft))
+            };
         d.soft = Some(soft);
         d.hard = Some(d.hard.map_or(hard, |h| h.min(hard)));
     }
@@ -168,6 +185,55 @@ mod tests {
             ..Limits::default()
         });
         assert!(with.soft > without.soft);
+    }
+
+    /// At 2+0.02 on a loaded machine engines lost on time with a clock of
+    /// a few increments: there a move never spends more than the
+    /// increment, so the clock cannot run down.
+    #[test]
+    fn a_clock_of_a_few_increments_never_shrinks() {
+        let inc = ms(20);
+        for left in [25, 40, 60, 80, 99] {
+            let d = allocate(&Limits {
+                time: Some(ms(left)),
+                inc,
+                ..Limits::default()
+            });
+            let hard = d.hard.expect("hard");
+            assert!(hard <= inc, "{left} ms left: {hard:?}");
+            assert!(
+                hard <= ms(left).saturating_sub(LATENCY).max(ms(1)),
+                "{left} ms left: {hard:?}"
+            );
+            assert!(d.soft.expect("soft") <= hard);
+        }
+        // Above five increments the usual share applies, more than one increment.
+        let d = allocate(&Limits {
+            time: Some(ms(2_000)),
+            inc,
+            ..Limits::default()
+        });
+        assert!(d.soft.expect("soft") > inc);
+    }
+
+    /// Played out move by move at 2+0.02, each move taking its whole hard
+    /// deadline plus 10 ms of lag (half the increment), the clock never
+    /// reaches zero.
+    #[test]
+    fn a_fast_game_with_lag_never_forfeits() {
+        let inc = ms(20);
+        let lag = ms(10);
+        let mut left = ms(2_000);
+        for _ in 0..300 {
+            let d = allocate(&Limits {
+                time: Some(left),
+                inc,
+                ..Limits::default()
+            });
+            let spent = d.hard.expect("hard") + lag;
+            assert!(spent < left, "forfeit with {left:?} left");
+            left = left - spent + inc;
+        }
     }
 
     #[test]
