@@ -327,6 +327,8 @@ fn the_four_faces_are_equally_likely() {
 /// probabilities and can be worked out by hand.
 struct Zero;
 impl Evaluate<GewuPosition> for Zero {
+    type State = ();
+
     fn evaluate(&self, _: &GewuPosition) -> i32 {
         0
     }

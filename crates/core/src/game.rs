@@ -117,6 +117,36 @@ pub trait Game: Copy + Send + Sync + Debug + 'static {
 
 /// A static evaluation of a game's positions, in centi-men (100 = one man)
 /// from the side to move's point of view.
+///
+/// An evaluation may carry a [`State`](Evaluate::State) down the search
+/// tree: what it would otherwise rebuild from the position at every node
+/// (the pattern evaluation's region indices), brought up to date from the
+/// parent's at each move. The search asks for it at the root
+/// ([`Evaluate::state`]), derives each child's ([`Evaluate::state_after`])
+/// and evaluates with it ([`Evaluate::evaluate_with`]), which must give
+/// exactly [`Evaluate::evaluate`]'s value. An evaluation without one says
+/// `type State = ();` and the search carries nothing.
 pub trait Evaluate<G: Game>: Send + Sync {
+    type State: Clone + Default;
+
     fn evaluate(&self, pos: &G) -> i32;
+
+    /// The state of `pos`, from scratch.
+    #[inline(always)]
+    fn state(&self, _pos: &G) -> Self::State {
+        Self::State::default()
+    }
+
+    /// The state of `child`, reached from `parent` (whose state is
+    /// `state`) by one move.
+    #[inline(always)]
+    fn state_after(&self, state: &Self::State, _parent: &G, _child: &G) -> Self::State {
+        state.clone()
+    }
+
+    /// [`Evaluate::evaluate`] of `pos`, whose state is `state`.
+    #[inline(always)]
+    fn evaluate_with(&self, _state: &Self::State, pos: &G) -> i32 {
+        self.evaluate(pos)
+    }
 }

@@ -79,6 +79,8 @@ fn side_score(pos: &GewuPosition, c: Colour) -> i32 {
 }
 
 impl Evaluate<GewuPosition> for GewuEval {
+    type State = ();
+
     fn evaluate(&self, pos: &GewuPosition) -> i32 {
         let me = pos.side();
         let mut score = side_score(pos, me) - side_score(pos, !me);

@@ -169,6 +169,8 @@ fn matched<W: BitWord>(pieces: W, free: W, dist: impl Fn(u32, u32) -> i32) -> (i
 }
 
 impl<B: HalmaBoard> Evaluate<HalmaPosition<B>> for HalmaEval {
+    type State = ();
+
     fn evaluate(&self, pos: &HalmaPosition<B>) -> i32 {
         let me = pos.side();
         side_score(pos, me) - side_score(pos, !me)

@@ -306,6 +306,7 @@ impl<'a, G: Game, E: Evaluate<G>> Worker<'a, G, E> {
     fn root_search(&mut self, depth: i32, mut alpha: Score, beta: Score, pv_index: usize) -> Score {
         let pos = self.root.position;
         let counters = self.root.counters;
+        let state = self.eval.state(&pos);
         let mut best = -INFINITE;
         self.path.push(pos.hash());
         for i in pv_index..self.root_moves.len() {
@@ -313,12 +314,13 @@ impl<'a, G: Game, E: Evaluate<G>> Worker<'a, G, E> {
             let child = pos.play(&mv);
             self.visit();
             let cc = pos.next_counters(&counters, &mv, &child);
+            let cs = self.eval.state_after(&state, &pos, &child);
             let score = if i == pv_index {
-                -self.search(&child, &cc, -beta, -alpha, depth - 1, 1, true)
+                -self.search(&child, &cs, &cc, -beta, -alpha, depth - 1, 1, true)
             } else {
-                let s = -self.search(&child, &cc, -alpha - 1, -alpha, depth - 1, 1, false);
+                let s = -self.search(&child, &cs, &cc, -alpha - 1, -alpha, depth - 1, 1, false);
                 if s > alpha && s < beta && !self.aborted {
-                    -self.search(&child, &cc, -beta, -alpha, depth - 1, 1, true)
+                    -self.search(&child, &cs, &cc, -beta, -alpha, depth - 1, 1, true)
                 } else {
                     s
                 }
@@ -413,8 +415,10 @@ impl<'a, G: Game, E: Evaluate<G>> Worker<'a, G, E> {
     }
 
     #[inline]
-    fn evaluate(&self, pos: &G) -> Score {
-        self.eval.evaluate(pos).clamp(-EVAL_LIMIT, EVAL_LIMIT)
+    fn evaluate(&self, pos: &G, state: &E::State) -> Score {
+        self.eval
+            .evaluate_with(state, pos)
+            .clamp(-EVAL_LIMIT, EVAL_LIMIT)
     }
 
     /// Whether the position (with hash `key`) occurred earlier within reach
@@ -479,6 +483,7 @@ impl<'a, G: Game, E: Evaluate<G>> Worker<'a, G, E> {
     fn search(
         &mut self,
         pos: &G,
+        state: &E::State,
         counters: &G::Counters,
         mut alpha: Score,
         mut beta: Score,
@@ -488,7 +493,7 @@ impl<'a, G: Game, E: Evaluate<G>> Worker<'a, G, E> {
     ) -> Score {
         self.pv[ply].clear();
         if depth <= 0 {
-            return self.qsearch(pos, counters, alpha, beta, ply, true);
+            return self.qsearch(pos, state, counters, alpha, beta, ply, true);
         }
         if self.aborted {
             return DRAW;
@@ -510,7 +515,7 @@ impl<'a, G: Game, E: Evaluate<G>> Worker<'a, G, E> {
             return db_score(v, ply);
         }
         if ply >= MAX_PLY {
-            return self.evaluate(pos);
+            return self.evaluate(pos, state);
         }
 
         let mut tt_move = 0;
@@ -544,7 +549,7 @@ impl<'a, G: Game, E: Evaluate<G>> Worker<'a, G, E> {
 
         let quiet = pos.is_quiet();
         if !pv_node && quiet && beta.abs() < DB_BOUND && alpha.abs() < DB_BOUND {
-            let static_eval = self.evaluate(pos);
+            let static_eval = self.evaluate(pos, state);
             if depth <= FUTILITY_MAX_DEPTH && static_eval - FUTILITY_MARGIN * depth >= beta {
                 return static_eval;
             }
@@ -552,6 +557,7 @@ impl<'a, G: Game, E: Evaluate<G>> Worker<'a, G, E> {
                 let rbeta = beta + PROBCUT_MARGIN;
                 let s = self.search(
                     pos,
+                    state,
                     counters,
                     rbeta - 1,
                     rbeta,
@@ -586,11 +592,12 @@ impl<'a, G: Game, E: Evaluate<G>> Worker<'a, G, E> {
             }
             self.visit();
             let cc = pos.next_counters(counters, mv, &child);
+            let cs = self.eval.state_after(state, pos, &child);
             let tactical = pos.is_tactical(mv);
             let mv_key = G::move_key(mv);
             let mut score;
             if i == 0 {
-                score = -self.search(&child, &cc, -beta, -alpha, depth - 1, ply + 1, pv_node);
+                score = -self.search(&child, &cs, &cc, -beta, -alpha, depth - 1, ply + 1, pv_node);
             } else {
                 let mut r = 0;
                 if G::EARLY_REDUCTIONS {
@@ -613,6 +620,7 @@ impl<'a, G: Game, E: Evaluate<G>> Worker<'a, G, E> {
                 r = r.clamp(0, (depth - 2).max(0));
                 score = -self.search(
                     &child,
+                    &cs,
                     &cc,
                     -alpha - 1,
                     -alpha,
@@ -621,11 +629,19 @@ impl<'a, G: Game, E: Evaluate<G>> Worker<'a, G, E> {
                     false,
                 );
                 if score > alpha && r > 0 && !self.aborted {
-                    score =
-                        -self.search(&child, &cc, -alpha - 1, -alpha, depth - 1, ply + 1, false);
+                    score = -self.search(
+                        &child,
+                        &cs,
+                        &cc,
+                        -alpha - 1,
+                        -alpha,
+                        depth - 1,
+                        ply + 1,
+                        false,
+                    );
                 }
                 if pv_node && score > alpha && score < beta && !self.aborted {
-                    score = -self.search(&child, &cc, -beta, -alpha, depth - 1, ply + 1, true);
+                    score = -self.search(&child, &cs, &cc, -beta, -alpha, depth - 1, ply + 1, true);
                 }
             }
             if self.aborted {
@@ -691,9 +707,11 @@ impl<'a, G: Game, E: Evaluate<G>> Worker<'a, G, E> {
     /// standing pat while one exists); in a quiet position trust the
     /// evaluation, unless the opponent threatens a capture at the horizon,
     /// in which case look one move further, once.
+    #[allow(clippy::too_many_arguments)]
     fn qsearch(
         &mut self,
         pos: &G,
+        state: &E::State,
         counters: &G::Counters,
         mut alpha: Score,
         beta: Score,
@@ -714,13 +732,13 @@ impl<'a, G: Game, E: Evaluate<G>> Worker<'a, G, E> {
             return db_score(v, ply);
         }
         if ply >= MAX_PLY {
-            return self.evaluate(pos);
+            return self.evaluate(pos, state);
         }
         let quiet = pos.is_quiet();
         if quiet {
             self.leaf_plies += ply as u64;
             self.leaves += 1;
-            let stand = self.evaluate(pos);
+            let stand = self.evaluate(pos, state);
             if stand >= beta || !threat_check || !pos.is_threatened() {
                 return stand;
             }
@@ -735,9 +753,10 @@ impl<'a, G: Game, E: Evaluate<G>> Worker<'a, G, E> {
             let child = pos.play(mv);
             self.visit();
             let cc = pos.next_counters(counters, mv, &child);
+            let cs = self.eval.state_after(state, pos, &child);
             // After a quiet move played to meet a threat, no second look.
             let next_check = threat_check && !quiet;
-            let score = -self.qsearch(&child, &cc, -beta, -alpha, ply + 1, next_check);
+            let score = -self.qsearch(&child, &cs, &cc, -beta, -alpha, ply + 1, next_check);
             if self.aborted {
                 return DRAW;
             }

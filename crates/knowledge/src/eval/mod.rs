@@ -83,6 +83,8 @@ fn weigh(set: &WeightSet, f: &Features, phase: i32, i: usize) -> i32 {
 }
 
 impl<R: Rules> Evaluate<Position<R>> for Evaluator {
+    type State = ();
+
     fn evaluate(&self, pos: &Position<R>) -> i32 {
         let s = self.white_score(pos);
         if pos.side() == Colour::White { s } else { -s }

@@ -121,7 +121,10 @@ impl Region {
     /// The same index as [`Region::index`], from the board's pair values.
     #[inline(always)]
     pub fn index_from(&self, rows: &RowPairs) -> usize {
-        let v = |k: usize| rows.0[self.pairs[k] as usize] as usize;
+        // Every slot is below 40 (`4 * row + j`, row < 10, j < 4); the mask
+        // tells the compiler the read is inside the 64-byte array, so the
+        // 49 regions' 196 reads need no bounds checks.
+        let v = |k: usize| rows.0[usize::from(self.pairs[k]) & (ROW_PAIR_SLOTS - 1)] as usize;
         v(0) + 9 * v(1) + 81 * v(2) + 729 * v(3)
     }
 }
@@ -156,16 +159,20 @@ static PAIRS: [[u8; 4]; 243] = {
     t
 };
 
+/// Slots of `RowPairs`: `4 * MAX_ROWS` rounded up to a power of two.
+const ROW_PAIR_SLOTS: usize = 64;
+const _: () = assert!(4 * MAX_ROWS <= ROW_PAIR_SLOTS && ROW_PAIR_SLOTS.is_power_of_two());
+
 /// The pair values of every row of a position (`4 * row + j`, see
 /// `PAIRS`): what `Region::index_from` reads.
-pub struct RowPairs([u8; 4 * MAX_ROWS]);
+pub struct RowPairs([u8; ROW_PAIR_SLOTS]);
 
 impl RowPairs {
     /// Read the rows of geometry `G` (8x8 or 10x10), given the men of
     /// each colour as board words.
     #[inline(always)]
     pub fn new<G: Geometry>(white: u64, black: u64) -> RowPairs {
-        let mut out = [0u8; 4 * MAX_ROWS];
+        let mut out = [0u8; ROW_PAIR_SLOTS];
         let mask = (1u64 << G::HALF) - 1;
         let rows = (G::SIZE as usize).min(MAX_ROWS);
         for (row, pairs) in out.chunks_exact_mut(4).take(rows).enumerate() {
@@ -179,6 +186,26 @@ impl RowPairs {
     }
 }
 
+/// Most regions of a supported board (49 on 10x10).
+pub const MAX_REGIONS: usize = 49;
+/// Slots of `RegionIndices`: `MAX_REGIONS` rounded up to whole 128-bit
+/// vectors of u16, so that an update is a few vector multiply-adds.
+const INDEX_SLOTS: usize = 56;
+const _: () = assert!(MAX_REGIONS <= INDEX_SLOTS && INDEX_SLOTS.is_multiple_of(8));
+
+/// The index of every region of a position, as the search carries them
+/// from a position to its children (`Layout::update`) instead of reading
+/// the board again at every node, as Scan does. Unused slots (8x8 has 25
+/// regions, and every board pads to `INDEX_SLOTS`) stay 0.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct RegionIndices(pub [u16; INDEX_SLOTS]);
+
+impl Default for RegionIndices {
+    fn default() -> Self {
+        RegionIndices([0; INDEX_SLOTS])
+    }
+}
+
 /// The regions of one board size.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Layout {
@@ -187,6 +214,9 @@ pub struct Layout {
     pub regions: Vec<Region>,
     /// `rotated[r]`: the region that the half turn maps region `r` onto.
     pub rotated: Vec<usize>,
+    /// `places[b][r]`: the place value (3^j) of the square of board bit
+    /// `b` in region `r`'s index, 0 when the region does not hold it.
+    places: Vec<[u16; INDEX_SLOTS]>,
 }
 
 impl Layout {
@@ -232,10 +262,52 @@ impl Layout {
                     .unwrap_or(usize::MAX)
             })
             .collect();
+        let mut places = vec![[0u16; INDEX_SLOTS]; 64];
+        for (r, region) in regions.iter().enumerate() {
+            for (j, &sq) in region.squares.iter().enumerate() {
+                places[G::bit_of(sq) as usize][r] = 3u16.pow(j as u32);
+            }
+        }
         Layout {
             size: n,
             regions,
             rotated,
+            places,
+        }
+    }
+
+    /// The indices of every region, read from the board: `white` and
+    /// `black` are the men of each colour as board words of geometry `G`
+    /// (the layout's own).
+    #[inline]
+    pub fn indices<G: Geometry>(&self, white: u64, black: u64) -> RegionIndices {
+        let rows = RowPairs::new::<G>(white, black);
+        let mut out = RegionIndices::default();
+        for (slot, region) in out.0.iter_mut().zip(&self.regions) {
+            *slot = region.index_from(&rows) as u16;
+        }
+        out
+    }
+
+    /// Bring `indices` from the men `before` (white, black) to the men
+    /// `after`: each square that changed adds its change of state times
+    /// its place value to every region's index (a vector of place values
+    /// per square, 0 where a region does not hold it: seven 8-lane
+    /// multiply-adds). A quiet move changes two squares; reading the board
+    /// again costs several times more.
+    #[inline]
+    pub fn update(&self, indices: &mut RegionIndices, before: (u64, u64), after: (u64, u64)) {
+        let mut changed = (before.0 ^ after.0) | (before.1 ^ after.1);
+        while changed != 0 {
+            let bit = changed.trailing_zeros() as usize;
+            changed &= changed - 1;
+            let state = |(w, b): (u64, u64)| ((w >> bit) & 1) as i32 + 2 * ((b >> bit) & 1) as i32;
+            // Arithmetic modulo 2^16: a negative change wraps, and the
+            // sums are the true indices (all below 6561) at the end.
+            let delta = (state(after) - state(before)) as u16;
+            for (slot, &place) in indices.0.iter_mut().zip(&self.places[bit]) {
+                *slot = slot.wrapping_add(place.wrapping_mul(delta));
+            }
         }
     }
 
@@ -332,6 +404,55 @@ mod tests {
                 assert_eq!(r.index_from(&rows), r.index(white, black));
             }
         }
+    }
+
+    /// Indices brought up to date square by square equal the indices read
+    /// from the new board, for random changes of any number of squares.
+    fn updates_agree<G: Geometry>() {
+        let l = Layout::new::<G>();
+        let mut rng = tiao_core::rng::Rng::new(11);
+        let random_board = |rng: &mut tiao_core::rng::Rng| {
+            let (mut white, mut black) = (0u64, 0u64);
+            for sq in 0..G::SQUARES {
+                let bit = 1u64 << G::bit_of(sq);
+                match rng.below(3) {
+                    1 => white |= bit,
+                    2 => black |= bit,
+                    _ => {}
+                }
+            }
+            (white, black)
+        };
+        let mut board = random_board(&mut rng);
+        let mut indices = l.indices::<G>(board.0, board.1);
+        for step in 0..3000 {
+            // Mostly a few squares change (a move), sometimes the whole board.
+            let next = if step % 50 == 0 {
+                random_board(&mut rng)
+            } else {
+                let (mut w, mut b) = board;
+                for _ in 0..1 + rng.below(4) {
+                    let bit = 1u64 << G::bit_of(rng.below(G::SQUARES as usize) as u32);
+                    w &= !bit;
+                    b &= !bit;
+                    match rng.below(3) {
+                        1 => w |= bit,
+                        2 => b |= bit,
+                        _ => {}
+                    }
+                }
+                (w, b)
+            };
+            l.update(&mut indices, board, next);
+            board = next;
+            assert_eq!(indices, l.indices::<G>(board.0, board.1), "step {step}");
+        }
+    }
+
+    #[test]
+    fn indices_updated_square_by_square_equal_indices_read_from_the_board() {
+        updates_agree::<B10>();
+        updates_agree::<B8>();
     }
 
     #[test]

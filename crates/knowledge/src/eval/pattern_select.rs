@@ -153,6 +153,8 @@ impl<R: Rules> EvalOf<R> {
 }
 
 impl<R: Rules> Evaluate<Position<R>> for EvalOf<R> {
+    type State = ();
+
     #[inline]
     fn evaluate(&self, pos: &Position<R>) -> i32 {
         match self {
@@ -163,6 +165,8 @@ impl<R: Rules> Evaluate<Position<R>> for EvalOf<R> {
 }
 
 impl<R: Rules> Evaluate<Position<R>> for EvalChoice {
+    type State = ();
+
     #[inline]
     fn evaluate(&self, pos: &Position<R>) -> i32 {
         match self {
