@@ -8,7 +8,7 @@ TIAO   := target/release/tiao
 VENV   := .venv
 PYDRAUGHTS := pydraughts==0.6.7
 
-.PHONY: all build build-modern run test lint unit pytest fuzz bench perft-deep match egdb clean
+.PHONY: all build build-modern build-portable run test lint unit pytest fuzz bench perft-deep match egdb clean
 
 all: build
 
@@ -20,6 +20,11 @@ build:
 # The binary is target/modern/release/tiao; on an older CPU it says so and stops.
 build-modern:
 	RUSTFLAGS="-C target-feature=+popcnt,+bmi1,+bmi2,+lzcnt" CARGO_TARGET_DIR=target/modern $(CARGO) build --release
+
+# The default build assumes x86-64-v2 (POPCNT; .cargo/config.toml). For an
+# x86-64 CPU older than that: target/portable/release/tiao.
+build-portable:
+	RUSTFLAGS="-C target-cpu=x86-64" CARGO_TARGET_DIR=target/portable $(CARGO) build --release
 
 run: build
 	./$(TIAO)
