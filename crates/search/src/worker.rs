@@ -37,6 +37,10 @@ const HISTORY_MAX: i32 = 1 << 14;
 const PROBCUT_MARGIN: Score = 80;
 const PROBCUT_REDUCTION: i32 = 4;
 const PROBCUT_MIN_DEPTH: i32 = 5;
+/// Quiescence: a threat at the horizon is looked into only while the
+/// position is within this much of alpha (a line that far below it fails
+/// low whatever the threat does).
+const THREAT_MARGIN: Score = 200;
 /// Reverse futility pruning margin per ply of depth.
 const FUTILITY_MARGIN: Score = 90;
 const FUTILITY_MAX_DEPTH: i32 = 3;
@@ -705,8 +709,9 @@ impl<'a, G: Game, E: Evaluate<G>> Worker<'a, G, E> {
 
     /// Quiescence: resolve pending captures (they are forced, so there is no
     /// standing pat while one exists); in a quiet position trust the
-    /// evaluation, unless the opponent threatens a capture at the horizon,
-    /// in which case look one move further, once.
+    /// evaluation, unless the opponent threatens a capture at the horizon
+    /// and the position is within reach of alpha, in which case look one
+    /// move further, once.
     #[allow(clippy::too_many_arguments)]
     fn qsearch(
         &mut self,
@@ -739,7 +744,11 @@ impl<'a, G: Game, E: Evaluate<G>> Worker<'a, G, E> {
             self.leaf_plies += ply as u64;
             self.leaves += 1;
             let stand = self.evaluate(pos, state);
-            if stand >= beta || !threat_check || !pos.is_threatened() {
+            if stand >= beta
+                || !threat_check
+                || stand + THREAT_MARGIN <= alpha
+                || !pos.is_threatened()
+            {
                 return stand;
             }
         }
