@@ -384,21 +384,27 @@ mod tests {
         assert_eq!(r.index(white, black), 1 + 243 + 2 * 2187);
     }
 
+    /// Random men of each colour (white, black) on the board of `G`.
+    fn random_board<G: Geometry>(rng: &mut tiao_core::rng::Rng) -> (u64, u64) {
+        let (mut white, mut black) = (0u64, 0u64);
+        for sq in 0..G::SQUARES {
+            let bit = 1u64 << G::bit_of(sq);
+            match rng.below(3) {
+                1 => white |= bit,
+                2 => black |= bit,
+                _ => {}
+            }
+        }
+        (white, black)
+    }
+
     /// Every region's index from the shared row pairs equals its own
     /// gathered index, on random contents of both board sizes.
     fn row_pairs_agree<G: Geometry>() {
         let l = Layout::new::<G>();
         let mut rng = tiao_core::rng::Rng::new(7);
         for _ in 0..2000 {
-            let (mut white, mut black) = (0u64, 0u64);
-            for sq in 0..G::SQUARES {
-                let bit = 1u64 << G::bit_of(sq);
-                match rng.below(3) {
-                    1 => white |= bit,
-                    2 => black |= bit,
-                    _ => {}
-                }
-            }
+            let (white, black) = random_board::<G>(&mut rng);
             let rows = RowPairs::new::<G>(white, black);
             for r in &l.regions {
                 assert_eq!(r.index_from(&rows), r.index(white, black));
@@ -411,24 +417,12 @@ mod tests {
     fn updates_agree<G: Geometry>() {
         let l = Layout::new::<G>();
         let mut rng = tiao_core::rng::Rng::new(11);
-        let random_board = |rng: &mut tiao_core::rng::Rng| {
-            let (mut white, mut black) = (0u64, 0u64);
-            for sq in 0..G::SQUARES {
-                let bit = 1u64 << G::bit_of(sq);
-                match rng.below(3) {
-                    1 => white |= bit,
-                    2 => black |= bit,
-                    _ => {}
-                }
-            }
-            (white, black)
-        };
-        let mut board = random_board(&mut rng);
+        let mut board = random_board::<G>(&mut rng);
         let mut indices = l.indices::<G>(board.0, board.1);
         for step in 0..3000 {
             // Mostly a few squares change (a move), sometimes the whole board.
             let next = if step % 50 == 0 {
-                random_board(&mut rng)
+                random_board::<G>(&mut rng)
             } else {
                 let (mut w, mut b) = board;
                 for _ in 0..1 + rng.below(4) {
