@@ -87,15 +87,21 @@ fn a_book_with_bad_lines_or_of_another_variant_is_invalid() {
     let _ = std::fs::remove_dir_all(&dir);
 }
 
-#[test]
-fn a_valid_book_file_is_loaded_with_its_positions_and_path() {
-    let dir = temp_dir("valid");
+/// A book of one international position (the start, 32-28), written in `dir`.
+fn one_position_book(dir: &std::path::Path) -> std::path::PathBuf {
     let file = dir.join("book.txt");
     std::fs::write(
         &file,
         "tiao-book 1\nvariant international\nW:W31-50:B1-20 ; 32-28 +1 1\n",
     )
     .expect("write");
+    file
+}
+
+#[test]
+fn a_valid_book_file_is_loaded_with_its_positions_and_path() {
+    let dir = temp_dir("valid");
+    let file = one_position_book(&dir);
     let mut engine = engine_with_book_file(&file);
     let found = engine.load_book().expect("a valid book");
     assert_eq!(
@@ -172,12 +178,7 @@ fn without_a_book_file_each_variant_plays_its_built_in_book() {
 #[test]
 fn a_book_file_replaces_the_built_in_book_and_an_empty_one_brings_it_back() {
     let dir = temp_dir("override");
-    let file = dir.join("book.txt");
-    std::fs::write(
-        &file,
-        "tiao-book 1\nvariant international\nW:W31-50:B1-20 ; 32-28 +1 1\n",
-    )
-    .expect("write");
+    let file = one_position_book(&dir);
     let mut engine = engine_with_book_file(&file);
     assert!(matches!(
         engine.load_book(),
