@@ -110,6 +110,78 @@ fn check_dense<R: Rules>(positions: &[Position<R>]) {
     }
 }
 
+/// The dense terms v1 has no feature for, counted square by square as
+/// their names say, for one side (White minus Black is the term).
+fn slow_terms<R: Rules>(pos: &Position<R>, c: Colour) -> [i32; 4] {
+    use tiao::bits::BitWord;
+    use tiao::board::{Dir, Geometry};
+    let has = |w: tiao::board::Word<R>, bit: u32| (w.to_u128() >> bit) & 1 == 1;
+    let size = R::Geometry::SIZE as i32;
+    let empty = pos.empty_squares();
+    let (mut has_king, mut denied, mut diagonal, mut skew) = (0, 0, 0, 0);
+    for sq in 0..R::Geometry::SQUARES {
+        let bit = R::Geometry::bit_of(sq);
+        let (row, file) = R::Geometry::row_file(bit);
+        if has(pos.men(c), bit) {
+            skew += 2 * file as i32 - (size - 1);
+        }
+        if !has(pos.kings(c), bit) {
+            continue;
+        }
+        has_king = 1;
+        diagonal += i32::from(row + file == R::Geometry::SIZE - 1);
+        for d in Dir::ALL {
+            let mut at = bit;
+            while let Some(next) = R::Geometry::neighbour(at, d).filter(|&n| has(empty, n)) {
+                at = next;
+                // A man of the other side next to `at` with the square
+                // beyond `at` empty takes a king that stops on `at`.
+                let attacked = Dir::ALL.into_iter().any(|e| {
+                    let man = R::Geometry::neighbour(at, e).is_some_and(|m| has(pos.men(!c), m));
+                    let beyond =
+                        R::Geometry::neighbour(at, e.reverse()).is_some_and(|b| has(empty, b));
+                    man && beyond
+                });
+                denied += i32::from(attacked);
+            }
+        }
+    }
+    [has_king, denied, diagonal, -skew.abs()]
+}
+
+fn check_later_terms<R: Rules>(positions: &[Position<R>]) {
+    use tiao::eval::pattern_dense::{BALANCE, HAS_KING, KING_DENIED, LONG_DIAGONAL, dense};
+    let mut seen = [0usize; 4];
+    for pos in positions {
+        let d = dense(pos);
+        let (w, b) = (
+            slow_terms(pos, Colour::White),
+            slow_terms(pos, Colour::Black),
+        );
+        for (k, (term, name)) in [
+            (HAS_KING, "has-king"),
+            (KING_DENIED, "king-denied"),
+            (LONG_DIAGONAL, "long-diagonal"),
+            (BALANCE, "balance"),
+        ]
+        .into_iter()
+        .enumerate()
+        {
+            assert_eq!(d[term], w[k] - b[k], "{name} in {pos:?}");
+            seen[k] += usize::from(d[term] != 0);
+        }
+    }
+    // The positions exercise every term.
+    assert!(seen.iter().all(|&n| n > 10), "{seen:?}");
+}
+
+#[test]
+fn the_later_dense_terms_count_what_their_names_say() {
+    check_later_terms(&random_positions::<International>(3000, 17));
+    check_later_terms(&random_positions::<Russian>(2000, 18));
+    check_later_terms(&random_positions::<Brazilian>(2000, 19));
+}
+
 #[test]
 fn dense_terms_match_the_v1_features() {
     check_dense(&random_positions::<International>(3000, 7));

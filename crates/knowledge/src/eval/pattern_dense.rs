@@ -1,7 +1,11 @@
 //! The dense terms of the pattern evaluation: what the 4x4 regions cannot
 //! see. Material (regions read kings as empty squares), tempo (a sum over
 //! the whole board), runaway men (a free path can be longer than a region),
-//! king mobility (a king slides across regions) and the side to move.
+//! king mobility (a king slides across regions) and the side to move; and,
+//! since format version 2, the first king (worth more than the others), the
+//! king moves onto squares where a man could take it, the kings on the long
+//! diagonal, and the left-right balance of the men (the whole width of the
+//! board, which no region spans).
 //!
 //! They mean the same as the v1 features of those names
 //! (`features.rs`; a test checks they agree), but are computed with whole-
@@ -25,28 +29,55 @@ pub const NAMES: [&str; DENSE] = [
     "runaway",
     "king-mobility",
     "side-to-move",
+    "has-king",
+    "king-denied",
+    "long-diagonal",
+    "balance",
 ];
 /// Number of dense terms.
-pub const DENSE: usize = 6;
+pub const DENSE: usize = 10;
+/// Dense terms of weights files of format version 1 (the first six).
+pub const DENSE_V1: usize = 6;
 pub const MAN: usize = 0;
 pub const KING: usize = 1;
 pub const TEMPO: usize = 2;
 pub const RUNAWAY: usize = 3;
 pub const KING_MOBILITY: usize = 4;
 pub const SIDE_TO_MOVE: usize = 5;
+pub const HAS_KING: usize = 6;
+pub const KING_DENIED: usize = 7;
+pub const LONG_DIAGONAL: usize = 8;
+pub const BALANCE: usize = 9;
 
 /// Bit planes of one board size: `planes[c][k]` holds the squares whose
-/// advance (rows from colour c's back row) has bit k set.
+/// advance (rows from colour c's back row) has bit k set, `files[k]` those
+/// whose file (from the left) has bit k set.
 struct Planes {
     planes: [[u64; 4]; 2],
+    files: [u64; 4],
+    /// The long diagonal (from White's left corner to Black's): the same
+    /// squares seen from either side.
+    diagonal: u64,
+    /// The files of the board less one: twice the centre file.
+    width: i32,
 }
 
 impl Planes {
     fn build<G: Geometry>() -> Planes {
         let mut planes = [[0u64; 4]; 2];
+        let mut files = [0u64; 4];
+        let mut diagonal = 0u64;
         for sq in 0..G::SQUARES {
             let bit = G::bit_of(sq);
-            let (row, _) = G::row_file(bit);
+            let (row, file) = G::row_file(bit);
+            for (k, plane) in files.iter_mut().enumerate() {
+                if file & (1 << k) != 0 {
+                    *plane |= 1u64 << bit;
+                }
+            }
+            if row + file == G::SIZE - 1 {
+                diagonal |= 1u64 << bit;
+            }
             // White advances upwards (towards row 0), Black downwards.
             for (c, adv) in [G::SIZE - 1 - row, row].into_iter().enumerate() {
                 for (k, plane) in planes[c].iter_mut().enumerate() {
@@ -56,7 +87,12 @@ impl Planes {
                 }
             }
         }
-        Planes { planes }
+        Planes {
+            planes,
+            files,
+            diagonal,
+            width: G::SIZE as i32 - 1,
+        }
     }
 }
 
@@ -72,7 +108,12 @@ fn planes<G: Geometry>() -> &'static Planes {
 /// Sum over the squares of `set` of their advance for colour `c`.
 #[inline(always)]
 fn advance_sum(p: &Planes, c: usize, set: u64) -> i32 {
-    let pl = &p.planes[c];
+    plane_sum(&p.planes[c], set)
+}
+
+/// Sum over the squares of `set` of the number the planes spell.
+#[inline(always)]
+fn plane_sum(pl: &[u64; 4], set: u64) -> i32 {
     ((set & pl[0]).count_ones()
         + 2 * (set & pl[1]).count_ones()
         + 4 * (set & pl[2]).count_ones()
@@ -98,9 +139,14 @@ fn side<R: Rules>(pos: &Position<R>, colour: Colour, p: &Planes) -> [i32; DENSE]
     let men = pos.men(colour);
     let kings = pos.kings(colour);
     let mut f = [0i32; DENSE];
+    let men64 = men.to_u128() as u64;
     f[MAN] = men.count() as i32;
     f[KING] = kings.count() as i32;
-    f[TEMPO] = advance_sum(p, c, men.to_u128() as u64);
+    f[TEMPO] = advance_sum(p, c, men64);
+    // Men spread over both wings are harder to attack than men piled on
+    // one: the distance of the men's mean file from the centre, times
+    // their number (Scan's skew), counts against a side.
+    f[BALANCE] = -(2 * plane_sum(&p.files, men64) - p.width * f[MAN]).abs();
     // Runaways only count while the opponent has no king to chase them.
     if pos.kings(!colour).is_zero() && men.any() {
         let forward = if colour == Colour::White {
@@ -113,11 +159,24 @@ fn side<R: Rules>(pos: &Position<R>, colour: Colour, p: &Planes) -> [i32; DENSE]
     }
     if kings.any() {
         let empty = pos.empty_squares();
-        let mut m = 0;
+        // An enemy man next to a square, with the square beyond empty,
+        // takes a king that stops there (men take in all directions on
+        // the boards this evaluation plays).
+        let enemy_men = pos.men(!colour);
+        let mut attacked = <R::Geometry as Geometry>::W::ZERO;
         for d in Dir::ALL {
-            m += (R::Geometry::slide(kings, d, empty) & empty).count() as i32;
+            attacked |= R::Geometry::step(enemy_men, d) & R::Geometry::step(empty, d.reverse());
+        }
+        let (mut m, mut denied) = (0, 0);
+        for d in Dir::ALL {
+            let reach = R::Geometry::slide(kings, d, empty) & empty;
+            m += reach.count() as i32;
+            denied += (reach & attacked).count() as i32;
         }
         f[KING_MOBILITY] = m;
+        f[KING_DENIED] = denied;
+        f[HAS_KING] = 1;
+        f[LONG_DIAGONAL] = (kings.to_u128() as u64 & p.diagonal).count_ones() as i32;
     }
     f
 }

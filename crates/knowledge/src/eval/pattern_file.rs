@@ -7,12 +7,12 @@
 //! ```text
 //! offset  size  field
 //!      0     8  magic "TIAOPATW"
-//!      8     2  format version (1)
+//!      8     2  format version (2; version 1 is read too)
 //!     10     1  variant (0 international, 1 brazilian, 2 russian, 3 canadian)
 //!     11     1  reserved (0)
 //!     12     2  regions R (must match the layout compiled in for the variant)
 //!     14     2  squares per region (8)
-//!     16     2  dense terms D (must be 6)
+//!     16     2  dense terms D (10; 6 in version 1)
 //!     18     2  scale: table units per centi-man (8)
 //!     20     4  K: the logistic scale fitted in training (f32; information)
 //!     24     4  note length N
@@ -24,6 +24,9 @@
 //!
 //! Reading checks everything a damaged or foreign file could get wrong and
 //! says which check failed; the engine keeps its current evaluation then.
+//!
+//! Version 1 files have only the first six dense terms. They are read with
+//! zero weights for the others, which evaluates exactly as they did.
 
 use super::features::Feature;
 use super::pattern_dense;
@@ -35,8 +38,8 @@ use tiao_draughts::board::Variant;
 
 /// The file's first bytes.
 pub const MAGIC: &[u8; 8] = b"TIAOPATW";
-/// The format version this build reads and writes.
-pub const VERSION: u16 = 1;
+/// The format version this build writes (it also reads version 1).
+pub const VERSION: u16 = 2;
 /// Dense terms (see `pattern_dense.rs`).
 pub const DENSE: usize = pattern_dense::DENSE;
 /// Table units per centi-man: patterns are stored finer than a centi-man,
@@ -129,7 +132,7 @@ impl fmt::Display for PatternFileError {
             }
             PatternFileError::UnsupportedVersion(v) => write!(
                 f,
-                "pattern weights format version {v}; this build reads version {VERSION}"
+                "pattern weights format version {v}; this build reads versions 1 to {VERSION}"
             ),
             PatternFileError::UnknownVariant(v) => write!(f, "unknown variant code {v}"),
             PatternFileError::WrongVariant { expected, found } => {
@@ -292,9 +295,11 @@ impl PatternWeights {
             return Err(PatternFileError::BadMagic);
         }
         let version = r.u16()?;
-        if version != VERSION {
-            return Err(PatternFileError::UnsupportedVersion(version));
-        }
+        let dense_expected = match version {
+            1 => pattern_dense::DENSE_V1,
+            VERSION => DENSE,
+            _ => return Err(PatternFileError::UnsupportedVersion(version)),
+        };
         let code = r.u8()?;
         let variant = variant_of_code(code).ok_or(PatternFileError::UnknownVariant(code))?;
         if let Some(e) = expected
@@ -311,12 +316,13 @@ impl PatternWeights {
         let (regions, squares, dense_n, scale) = (r.u16()?, r.u16()?, r.u16()?, r.u16()?);
         if regions as usize != layout.len()
             || squares as usize != REGION_SQUARES
-            || dense_n as usize != DENSE
+            || dense_n as usize != dense_expected
             || i32::from(scale) != SCALE
         {
             return Err(PatternFileError::Shape(format!(
                 "file has {regions} regions of {squares} squares, {dense_n} dense terms, scale {scale}; \
-                 this build expects {} regions of {REGION_SQUARES} squares, {DENSE} dense terms, scale {SCALE}",
+                 format version {version} has {} regions of {REGION_SQUARES} squares, \
+                 {dense_expected} dense terms, scale {SCALE}",
                 layout.len()
             )));
         }
@@ -324,7 +330,7 @@ impl PatternWeights {
         let note_len = r.u32()? as usize;
         // Check the whole length before reading the body, so a truncated
         // file reports its size rather than a field deep inside.
-        let body = layout.len() * CONFIGS * 4 + DENSE * 8 + 8;
+        let body = layout.len() * CONFIGS * 4 + dense_expected * 8 + 8;
         let needed = FIXED_HEADER.saturating_add(note_len).saturating_add(body);
         if bytes.len() < needed {
             return Err(PatternFileError::Truncated {
@@ -357,7 +363,7 @@ impl PatternWeights {
             })
             .collect();
         let mut dense = [(0, 0); DENSE];
-        for (term, d) in dense.iter_mut().enumerate() {
+        for (term, d) in dense.iter_mut().enumerate().take(dense_expected) {
             *d = (r.i32()?, r.i32()?);
             for value in [d.0, d.1] {
                 if !(-MAX_DENSE..=MAX_DENSE).contains(&value) {
@@ -419,16 +425,61 @@ mod tests {
 
     const INTERNATIONAL: &[u8] = include_bytes!("weights-pattern-international.bin");
 
-    /// The file with dense weight `k` (0..12: mg and eg of each term) set
+    /// The file with dense weight `k` (0..20: mg and eg of each term) set
     /// to `value`, its checksum made right.
     fn with_dense(k: usize, value: i32) -> Vec<u8> {
-        let mut b = INTERNATIONAL.to_vec();
+        let mut b = current(INTERNATIONAL);
         let at = b.len() - 8 - DENSE * 8 + 4 * k;
         b[at..at + 4].copy_from_slice(&value.to_le_bytes());
         let n = b.len() - 8;
         let sum = fnv1a64(&b[..n]);
         b[n..].copy_from_slice(&sum.to_le_bytes());
         b
+    }
+
+    /// A weights file in the format this build writes.
+    fn current(bytes: &[u8]) -> Vec<u8> {
+        PatternWeights::from_bytes(bytes, None)
+            .expect("shipped weights")
+            .to_bytes()
+    }
+
+    /// `w` written in format version 1: six dense terms.
+    fn version_1(w: &PatternWeights) -> Vec<u8> {
+        let mut b = w.to_bytes();
+        b[8..10].copy_from_slice(&1u16.to_le_bytes());
+        b[16..18].copy_from_slice(&(pattern_dense::DENSE_V1 as u16).to_le_bytes());
+        let end = b.len() - 8;
+        b.drain(end - (DENSE - pattern_dense::DENSE_V1) * 8..end);
+        let n = b.len() - 8;
+        let sum = fnv1a64(&b[..n]);
+        b[n..].copy_from_slice(&sum.to_le_bytes());
+        b
+    }
+
+    #[test]
+    fn version_1_files_read_with_zero_weights_for_the_later_terms() {
+        let mut w = PatternWeights::from_bytes(INTERNATIONAL, None).expect("shipped weights");
+        w.dense[pattern_dense::DENSE_V1..].fill((0, 0));
+        w.dense[pattern_dense::MAN] = (800, 900);
+        let old = version_1(&w);
+        // (assert!, not assert_eq!: a failure would print 2.6 MB of tables)
+        assert!(PatternWeights::from_bytes(&old, None) == Ok(w.clone()));
+        // Written again, it is a current file with the same weights.
+        let new = PatternWeights::from_bytes(&old, None)
+            .expect("read")
+            .to_bytes();
+        assert_eq!(new[8..10], VERSION.to_le_bytes());
+        assert!(PatternWeights::from_bytes(&new, None) == Ok(w));
+    }
+
+    #[test]
+    fn a_version_1_header_with_the_new_terms_count_is_a_shape_error() {
+        let mut b = current(INTERNATIONAL);
+        b[8..10].copy_from_slice(&1u16.to_le_bytes());
+        let e = PatternWeights::from_bytes(&b, None).expect_err("mixed formats");
+        assert!(matches!(e, PatternFileError::Shape(_)), "{e}");
+        assert!(e.to_string().contains("format version 1 has"), "{e}");
     }
 
     #[test]
