@@ -6,9 +6,9 @@
 mod playout_support;
 
 use playout_support::random_positions;
-use tiao::board::{International, Position, Variant};
+use tiao::board::{Colour, International, Position, Variant};
 use tiao::eval::features::{Feature, features, phase};
-use tiao::eval::pattern::PatternEval;
+use tiao::eval::pattern::{PatternEval, drawish_divisor};
 use tiao::tools::train::data::{self, ChunkHeader, DECISIVE, Dataset, Record, THREATENED};
 use tiao::tools::train::datagen::{self, DatagenConfig, Player};
 use tiao::tools::train::model::Model;
@@ -228,11 +228,19 @@ fn datagen_is_reproducible_shardable_and_resumable() {
 fn training_recovers_known_weights() {
     let positions = random_positions::<International>(12000, 3);
     let (man, king, mobility) = (100.0f64, 260.0f64, 4.0f64);
+    // The evaluation divides drawish material's scores (pattern.rs), so
+    // the generating function does too.
     let truth = |p: &Position<International>| {
         let f = features(p);
-        man * f64::from(f[Feature::Man as usize])
+        let sum = man * f64::from(f[Feature::Man as usize])
             + king * f64::from(f[Feature::King as usize])
-            + mobility * f64::from(f[Feature::KingMobility as usize])
+            + mobility * f64::from(f[Feature::KingMobility as usize]);
+        let ahead = if sum > 0.0 {
+            Colour::White
+        } else {
+            Colour::Black
+        };
+        sum / f64::from(drawish_divisor(p, ahead))
     };
     let records: Vec<Record> = positions
         .iter()
@@ -329,4 +337,34 @@ fn k_fit_finds_the_generating_scale() {
     let (s, _) = model.samples(&records);
     let k = trainer::fit_k(&s);
     assert!((k - 120.0).abs() < 15.0, "K = {k}");
+}
+
+/// A term trained "without" keeps a zero weight, and the others still learn.
+#[test]
+fn training_without_a_term_leaves_its_weight_at_zero() {
+    use tiao::eval::pattern_dense::{BALANCE, HAS_KING, MAN, dense};
+    let positions = random_positions::<International>(3000, 5);
+    let truth = |p: &Position<International>| {
+        let d = dense(p);
+        100 * d[MAN] + 300 * d[HAS_KING] + 10 * d[BALANCE]
+    };
+    let records: Vec<Record> = positions
+        .iter()
+        .map(|p| Record::new(p, truth(p), 0, 0))
+        .collect();
+    let model = Model::new(Variant::International).expect("model");
+    let (mut samples, _) = model.samples(&records);
+    let without = vec![HAS_KING, BALANCE];
+    samples.without(&without);
+    let cfg = TrainConfig {
+        epochs: 3,
+        lambda: 1.0,
+        k: Some(1000.0),
+        without,
+        ..TrainConfig::default()
+    };
+    let t = trainer::train(&model, &samples, &samples.clone(), &cfg, &mut |_| {}).expect("train");
+    assert_eq!(t.weights.dense[HAS_KING], (0, 0));
+    assert_eq!(t.weights.dense[BALANCE], (0, 0));
+    assert!(t.history.last().expect("epochs").train < t.history[0].train);
 }

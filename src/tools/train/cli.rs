@@ -9,6 +9,7 @@ use super::plot::loss_svg;
 use super::trainer::{self, TrainConfig};
 use crate::board::Variant;
 use crate::eval::pattern::PatternEval;
+use crate::eval::pattern_dense;
 use crate::eval::pattern_file::PatternWeights;
 use crate::tools::match_runner::sprt::Sprt;
 use clap::{Args, Subcommand};
@@ -195,6 +196,11 @@ pub struct TrainArgs {
     /// Threads (default: the number of cores).
     #[arg(long)]
     pub threads: Option<usize>,
+    /// Train without these dense terms (man, king, tempo, runaway,
+    /// king-mobility, side-to-move, has-king, king-denied, long-diagonal,
+    /// balance): their weights stay zero, to measure what a term is worth.
+    #[arg(long, num_args = 1..)]
+    pub without: Vec<String>,
 }
 
 /// Arguments of `tiao duel`.
@@ -353,10 +359,27 @@ fn train(a: &TrainArgs) -> Result<(), String> {
         .as_ref()
         .map(|p| PatternWeights::load(p, Some(variant)))
         .transpose()?;
+    let without = a
+        .without
+        .iter()
+        .map(|name| {
+            pattern_dense::NAMES
+                .iter()
+                .position(|n| n == name)
+                .ok_or_else(|| {
+                    format!(
+                        "--without: no dense term {name:?}; the terms are {}",
+                        pattern_dense::NAMES.join(", ")
+                    )
+                })
+        })
+        .collect::<Result<Vec<_>, _>>()?;
     let (train_idx, val_idx) = trainer::split(&data, a.validation, a.seed);
     let pick = |idx: &[usize]| idx.iter().map(|&i| data.records[i]).collect::<Vec<_>>();
-    let (train_set, bad_t) = model.samples(&pick(&train_idx));
-    let (val_set, bad_v) = model.samples(&pick(&val_idx));
+    let (mut train_set, bad_t) = model.samples(&pick(&train_idx));
+    let (mut val_set, bad_v) = model.samples(&pick(&val_idx));
+    train_set.without(&without);
+    val_set.without(&without);
     if bad_t + bad_v > 0 {
         eprintln!(
             "tiao train: skipped {} records that are not valid positions",
@@ -380,6 +403,7 @@ fn train(a: &TrainArgs) -> Result<(), String> {
         k: a.k,
         init,
         patience: a.patience.max(1),
+        without,
     };
     let t = trainer::train(&model, &train_set, &val_set, &cfg, &mut |l| println!("{l}"))?;
     t.weights.save(&a.out)?;

@@ -23,6 +23,7 @@
 use super::data::{DECISIVE, Record};
 use crate::board::{Colour, Rules, Variant};
 use crate::eval::features::phase;
+use crate::eval::pattern::drawish_divisor;
 use crate::eval::pattern_dense::{DENSE, dense};
 use crate::eval::pattern_file::{Entry, PatternFileError, PatternWeights, SCALE};
 use crate::eval::pattern_layout::{CONFIGS, Layout, SWAP};
@@ -56,6 +57,9 @@ pub struct Samples {
     pub score: Vec<f32>,
     /// Whether the score is a search result rather than an evaluation.
     pub decisive: Vec<bool>,
+    /// What the evaluation is divided by when it favours White, and when
+    /// it favours Black (`pattern::drawish_divisor`: 1, 2 or 8).
+    pub drawish: Vec<[u8; 2]>,
 }
 
 impl Samples {
@@ -64,6 +68,16 @@ impl Samples {
     }
     pub fn is_empty(&self) -> bool {
         self.phase.is_empty()
+    }
+
+    /// The samples with the dense terms `terms` read as zero everywhere,
+    /// so training gives them no gradient (an evaluation without them).
+    pub fn without(&mut self, terms: &[usize]) {
+        for row in self.dense.chunks_exact_mut(DENSE) {
+            for &t in terms {
+                row[t] = 0;
+            }
+        }
     }
 }
 
@@ -202,7 +216,7 @@ impl Model {
 
     fn samples_of<R: Rules>(&self, records: &[Record]) -> (Samples, usize) {
         let regions = self.regions();
-        type One = (Vec<u16>, [i16; DENSE], f32, f32, f32, bool);
+        type One = (Vec<u16>, [i16; DENSE], f32, f32, f32, bool, [u8; 2]);
         let decoded: Vec<Option<One>> = records
             .par_iter()
             .map(|rec| {
@@ -218,6 +232,8 @@ impl Model {
                 let f = dense(&pos);
                 let dense = f.map(|x| x.clamp(i16::MIN as i32, i16::MAX as i32) as i16);
                 let result = (f32::from(rec.result) + 1.0) / 2.0;
+                let divisor = |c| drawish_divisor(&pos, c) as u8;
+                let drawish = [divisor(Colour::White), divisor(Colour::Black)];
                 Some((
                     index,
                     dense,
@@ -225,6 +241,7 @@ impl Model {
                     result,
                     f32::from(rec.score),
                     rec.flags & DECISIVE != 0,
+                    drawish,
                 ))
             })
             .collect();
@@ -235,13 +252,14 @@ impl Model {
         let mut bad = 0;
         for d in decoded {
             match d {
-                Some((index, dense, ph, result, score, decisive)) => {
+                Some((index, dense, ph, result, score, decisive, drawish)) => {
                     s.index.extend(index);
                     s.dense.extend(dense);
                     s.phase.push(ph);
                     s.result.push(result);
                     s.score.push(score);
                     s.decisive.push(decisive);
+                    s.drawish.push(drawish);
                 }
                 None => bad += 1,
             }
@@ -273,9 +291,24 @@ impl Model {
         })
     }
 
-    /// The evaluation of sample `n` in centi-men, White's view.
+    /// The evaluation of sample `n` in centi-men, White's view: the sum,
+    /// divided where the material is drawish as the engine divides it.
     #[inline]
     pub fn eval(&self, p: &[f32], s: &Samples, n: usize) -> f32 {
+        self.eval_divided(p, s, n).0
+    }
+
+    /// The evaluation of sample `n` and what its sum was divided by.
+    #[inline]
+    pub fn eval_divided(&self, p: &[f32], s: &Samples, n: usize) -> (f32, f32) {
+        let raw = self.sum(p, s, n);
+        let d = f32::from(s.drawish[n][usize::from(raw < 0.0)]);
+        (raw / d, d)
+    }
+
+    /// The evaluation of sample `n` before the drawish division.
+    #[inline]
+    fn sum(&self, p: &[f32], s: &Samples, n: usize) -> f32 {
         let ph = s.phase[n];
         let (mut mg, mut eg) = (0.0f32, 0.0f32);
         for (slot, sign) in self.table_slots(s, n) {
@@ -291,7 +324,9 @@ impl Model {
         mg * ph + eg * (1.0 - ph)
     }
 
-    /// Add `g` times the gradient of sample `n`'s evaluation to `grad`.
+    /// Add `g` times the gradient of sample `n`'s sum (the evaluation
+    /// before the drawish division: divide `g` by the divisor that
+    /// [`Model::eval_divided`] gives) to `grad`.
     #[inline]
     pub fn backward(&self, grad: &mut [f32], s: &Samples, n: usize, g: f32) {
         let ph = s.phase[n];

@@ -44,6 +44,10 @@ pub struct TrainConfig {
     pub init: Option<PatternWeights>,
     /// Stop after this many epochs without a better validation loss.
     pub patience: usize,
+    /// Dense terms left out (`pattern_dense` indices): their weights are
+    /// held at zero, as if the evaluation did not have them. The samples
+    /// must have them zeroed too ([`Samples::without`]).
+    pub without: Vec<usize>,
 }
 
 impl Default for TrainConfig {
@@ -62,6 +66,7 @@ impl Default for TrainConfig {
             k: None,
             init: None,
             patience: 3,
+            without: Vec::new(),
         }
     }
 }
@@ -220,6 +225,11 @@ pub fn train(
         Some(w) => model.params_from_weights(w)?,
         None => model.params_from_v1()?,
     };
+    for &term in &cfg.without {
+        let slot = model.dense_slot() + term;
+        p[2 * slot] = 0.0;
+        p[2 * slot + 1] = 0.0;
+    }
     let n = p.len();
     let (mut m, mut v) = (vec![0f32; n], vec![0f32; n]);
     let (beta1, beta2, eps) = (0.9f32, 0.999f32, 1e-8f32);
@@ -253,10 +263,11 @@ pub fn train(
                     let mut g = vec![0f32; n];
                     let mut l = 0.0f64;
                     for &i in c {
-                        let q = sigmoid(f64::from(model.eval(&p, train_set, i)) / k);
+                        let (e, d) = model.eval_divided(&p, train_set, i);
+                        let q = sigmoid(f64::from(e) / k);
                         let y = target(train_set, i, k, lambda);
                         l += cross_entropy(y, q);
-                        model.backward(&mut g, train_set, i, ((q - y) / k) as f32);
+                        model.backward(&mut g, train_set, i, ((q - y) / k) as f32 / d);
                     }
                     (g, l)
                 })

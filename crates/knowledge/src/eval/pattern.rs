@@ -158,6 +158,20 @@ fn terms<R: Rules>(w: &PatternWeights, pos: &Position<R>) -> Vec<Term> {
             score: mix(f[i] * a, f[i] * b),
         });
     }
+    let whole = score(w, pos);
+    let unscaled = {
+        let (mut mg, mut eg) = (mg, eg);
+        for (v, &(a, b)) in f.iter().zip(&w.dense) {
+            mg += v * a;
+            eg += v * b;
+        }
+        mix(mg, eg)
+    };
+    out.push(Term {
+        name: "drawish",
+        value: i32::from(whole != unscaled),
+        score: whole - unscaled,
+    });
     out
 }
 
@@ -225,7 +239,42 @@ fn score_from<R: Rules>(
         eg += v * b;
     }
     debug_assert_eq!(f.len(), DENSE);
-    mix(mg, eg, phase(pos))
+    drawish(mix(mg, eg, phase(pos)), pos)
+}
+
+/// The score scaled down where the material is drawish whatever the
+/// patterns say (divided by [`drawish_divisor`] for the side it favours).
+/// Division truncates towards zero, so the flipped position still
+/// evaluates to exactly the negation.
+#[inline(always)]
+fn drawish<R: Rules>(score: i32, pos: &Position<R>) -> i32 {
+    match score {
+        0 => 0,
+        s if s > 0 => s / drawish_divisor(pos, Colour::White),
+        s => s / drawish_divisor(pos, Colour::Black),
+    }
+}
+
+/// What a score in favour of `ahead` is divided by: 8 when `ahead` has
+/// three pieces or fewer against a king, 2 when both have the same kings
+/// and men within one of each other, else 1. The trained sums cannot see
+/// this: a region's value is added whatever else is on the board. The
+/// trainer divides its evaluation the same way.
+#[inline(always)]
+pub fn drawish_divisor<R: Rules>(pos: &Position<R>, ahead: Colour) -> i32 {
+    let behind = !ahead;
+    let behind_kings = pos.kings(behind).count();
+    if behind_kings == 0 {
+        return 1;
+    }
+    let (ahead_men, ahead_kings) = (pos.men(ahead).count(), pos.kings(ahead).count());
+    if ahead_men + ahead_kings <= 3 {
+        8
+    } else if ahead_kings == behind_kings && ahead_men.abs_diff(pos.men(behind).count()) <= 1 {
+        2
+    } else {
+        1
+    }
 }
 
 /// The pattern evaluation of rule set `R`: `R`'s weights, held by whoever
