@@ -10,7 +10,7 @@ use playout_support::random_positions;
 use tiao::board::{Brazilian, Colour, International, Position, Rules, Russian, Variant};
 use tiao::eval::Evaluator;
 use tiao::eval::pattern::PatternEval;
-use tiao::eval::pattern_file::{PatternFileError, PatternWeights};
+use tiao::eval::pattern_file::{PatternFileError, PatternWeights, Phase};
 use tiao::eval::pattern_select::EvalChoice;
 use tiao::game::Evaluate;
 use tiao::movegen::{MoveList, generate};
@@ -23,7 +23,11 @@ use tiao::tools::train::rng::Rng;
 /// a far harder symmetry test than trained weights, whose entries are
 /// mostly small.
 fn random_weights(v: Variant, seed: u64) -> PatternWeights {
-    let model = Model::new(v).expect("supported variant");
+    random_weights_with(v, seed, Phase::Pieces)
+}
+
+fn random_weights_with(v: Variant, seed: u64, phase: Phase) -> PatternWeights {
+    let model = Model::new(v).expect("supported variant").with_phase(phase);
     let mut rng = Rng::new(seed);
     let mut p = model.params_from_v1().expect("v1");
     for x in p.iter_mut() {
@@ -52,22 +56,22 @@ fn pattern_evaluation_is_colour_symmetric() {
         (Variant::Brazilian, 3),
     ] {
         let random = PatternEval::v1_only().with(random_weights(v, seed));
+        let advancement =
+            PatternEval::v1_only().with(random_weights_with(v, seed, Phase::Advancement));
         let builtin = PatternEval::builtin();
+        let evals = [&random, &advancement, &builtin];
         match v {
             Variant::International => {
                 let ps = random_positions::<International>(4000, seed);
-                check_symmetry(&random, &ps);
-                check_symmetry(&builtin, &ps);
+                evals.iter().for_each(|e| check_symmetry(e, &ps));
             }
             Variant::Russian => {
                 let ps = random_positions::<Russian>(3000, seed);
-                check_symmetry(&random, &ps);
-                check_symmetry(&builtin, &ps);
+                evals.iter().for_each(|e| check_symmetry(e, &ps));
             }
             _ => {
                 let ps = random_positions::<Brazilian>(3000, seed);
-                check_symmetry(&random, &ps);
-                check_symmetry(&builtin, &ps);
+                evals.iter().for_each(|e| check_symmetry(e, &ps));
             }
         }
     }

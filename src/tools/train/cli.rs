@@ -10,7 +10,7 @@ use super::trainer::{self, TrainConfig};
 use crate::board::Variant;
 use crate::eval::pattern::PatternEval;
 use crate::eval::pattern_dense;
-use crate::eval::pattern_file::PatternWeights;
+use crate::eval::pattern_file::{PatternWeights, Phase};
 use crate::tools::match_runner::sprt::Sprt;
 use clap::{Args, Subcommand};
 use std::path::{Path, PathBuf};
@@ -201,6 +201,10 @@ pub struct TrainArgs {
     /// balance): their weights stay zero, to measure what a term is worth.
     #[arg(long, num_args = 1..)]
     pub without: Vec<String>,
+    /// What blends the middle-game and endgame weights: the pieces left, or
+    /// the rows the men still have to go (Scan's count).
+    #[arg(long, default_value = "pieces", value_parser = ["pieces", "advancement"])]
+    pub phase: String,
 }
 
 /// Arguments of `tiao duel`.
@@ -353,7 +357,11 @@ pub fn run_train(a: &TrainArgs) -> Result<(), String> {
 fn train(a: &TrainArgs) -> Result<(), String> {
     let data = data::read_files(&a.data)?;
     let variant = data.variant().ok_or("no data")?;
-    let model = Model::new(variant)?;
+    let phase = match a.phase.as_str() {
+        "advancement" => Phase::Advancement,
+        _ => Phase::Pieces,
+    };
+    let model = Model::new(variant)?.with_phase(phase);
     let init = a
         .init
         .as_ref()

@@ -22,10 +22,9 @@
 
 use super::data::{DECISIVE, Record};
 use crate::board::{Colour, Rules, Variant};
-use crate::eval::features::phase;
-use crate::eval::pattern::drawish_divisor;
+use crate::eval::pattern::{drawish_divisor, phase};
 use crate::eval::pattern_dense::{DENSE, dense};
-use crate::eval::pattern_file::{Entry, PatternFileError, PatternWeights, SCALE};
+use crate::eval::pattern_file::{Entry, PatternFileError, PatternWeights, Phase, SCALE};
 use crate::eval::pattern_layout::{CONFIGS, Layout, SWAP};
 use crate::eval::weights::Weights;
 use rayon::prelude::*;
@@ -38,6 +37,8 @@ pub struct Model {
     /// Band (distinct top row) of each region.
     pub band: Vec<usize>,
     pub bands: usize,
+    /// What blends the middle-game and endgame values.
+    pub phase: Phase,
 }
 
 /// Training positions in compact form (structure of arrays).
@@ -98,7 +99,14 @@ impl Model {
             bands: tops.len(),
             band,
             layout,
+            phase: Phase::Pieces,
         })
+    }
+
+    /// This model with phase kind `phase`.
+    pub fn with_phase(mut self, phase: Phase) -> Model {
+        self.phase = phase;
+        self
     }
 
     pub fn regions(&self) -> usize {
@@ -201,6 +209,7 @@ impl Model {
             );
         }
         w.k = k;
+        w.phase = self.phase;
         w.note = note;
         // Rounding keeps symmetry (round-half-away-from-zero is odd), but
         // check: a file that fails this would be refused by the engine.
@@ -237,7 +246,7 @@ impl Model {
                 Some((
                     index,
                     dense,
-                    phase(&pos) as f32 / 256.0,
+                    phase(self.phase, &pos) as f32 / 256.0,
                     result,
                     f32::from(rec.score),
                     rec.flags & DECISIVE != 0,

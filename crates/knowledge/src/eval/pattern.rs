@@ -15,9 +15,9 @@
 //! Variants without pattern weights (Canadian, or one whose file failed to
 //! load) are evaluated by v1, so this evaluator can always replace v1.
 
-use super::features::phase;
+use super::features;
 use super::pattern_dense::{self, DENSE, NAMES};
-use super::pattern_file::{PatternWeights, SCALE};
+use super::pattern_file::{PatternWeights, Phase, SCALE};
 use super::pattern_layout::{CONFIGS, RegionIndices};
 use super::{Evaluator, Term};
 use std::marker::PhantomData;
@@ -141,7 +141,7 @@ impl PatternEval {
 /// The terms of the evaluation with weights `w` (White's view): the pattern
 /// sum, then each dense term. They add up to the score up to rounding.
 fn terms<R: Rules>(w: &PatternWeights, pos: &Position<R>) -> Vec<Term> {
-    let p = phase(pos);
+    let p = phase(w.phase, pos);
     let mix = |mg: i32, eg: i32| mix(mg, eg, p);
     let (mg, eg) = pattern_sum(w, pos);
     let mut out = vec![Term {
@@ -239,7 +239,17 @@ fn score_from<R: Rules>(
         eg += v * b;
     }
     debug_assert_eq!(f.len(), DENSE);
-    drawish(mix(mg, eg, phase(pos)), pos)
+    drawish(mix(mg, eg, phase(w.phase, pos)), pos)
+}
+
+/// The phase of `pos` as weights of phase kind `kind` blend it (256: the
+/// middle game, 0: the endgame).
+#[inline(always)]
+pub fn phase<R: Rules>(kind: Phase, pos: &Position<R>) -> i32 {
+    match kind {
+        Phase::Pieces => features::phase(pos),
+        Phase::Advancement => pattern_dense::advancement_phase(pos),
+    }
 }
 
 /// The score scaled down where the material is drawish whatever the

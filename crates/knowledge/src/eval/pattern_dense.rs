@@ -120,6 +120,26 @@ fn plane_sum(pl: &[u64; 4], set: u64) -> i32 {
         + 8 * (set & pl[3]).count_ones()) as i32
 }
 
+/// The game's phase by the men's advancement (Scan's "pip" count), 256 with
+/// every man at home, 0 when no man has a row left to go: the rows the men
+/// of both sides still have to cross to crown, as a share of that count in
+/// the start position.
+#[inline]
+pub fn advancement_phase<R: Rules>(pos: &Position<R>) -> i32 {
+    let p = planes::<R::Geometry>();
+    let last = R::Geometry::SIZE as i32 - 1;
+    let mut to_go = 0;
+    for c in [Colour::White, Colour::Black] {
+        let men = pos.men(c);
+        to_go += last * men.count() as i32 - advance_sum(p, c.index(), men.to_u128() as u64);
+    }
+    // At the start each side's men fill its first rows, a row's squares each.
+    let per_row = R::Geometry::SIZE as i32 / 2;
+    let rows = R::MEN as i32 / per_row;
+    let start = 2 * per_row * (0..rows).map(|k| last - k).sum::<i32>();
+    (to_go * 256 / start).min(256)
+}
+
 /// Squares that have a piece of `enemy` in their forward cone, for men
 /// moving in direction `forward` (the enemy pieces flooded backwards).
 #[inline(always)]
@@ -194,4 +214,34 @@ pub fn dense<R: Rules>(pos: &Position<R>) -> [i32; DENSE] {
     }
     f[SIDE_TO_MOVE] = if pos.side() == Colour::White { 1 } else { -1 };
     f
+}
+
+#[cfg(test)]
+mod tests {
+    use super::advancement_phase;
+    use tiao_draughts::board::{Brazilian, International, Position, Rules, Russian};
+    use tiao_draughts::notation::fen::read_fen;
+
+    fn check<R: Rules>(all_kings: &str, one_man_left_to_go: (&str, i32)) {
+        let start = Position::<R>::start();
+        assert_eq!(advancement_phase(&start), 256, "{}", R::VARIANT);
+        assert_eq!(advancement_phase(&start.flipped()), 256);
+        let kings = read_fen::<R>(all_kings).expect("fen");
+        assert_eq!(advancement_phase(&kings), 0, "{all_kings}");
+        let (fen, want) = one_man_left_to_go;
+        let p = read_fen::<R>(fen).expect("fen");
+        assert_eq!(advancement_phase(&p), want, "{fen}");
+        assert_eq!(advancement_phase(&p.flipped()), want, "{fen} flipped");
+    }
+
+    #[test]
+    fn the_advancement_phase_counts_the_rows_the_men_have_to_go() {
+        // Two white men six rows from crowning, the rest kings: 12 of the
+        // start's 300 rows (10x10); a man of each side at home: 18 of 300,
+        // 14 of 144 (8x8).
+        check::<International>("W:WK1,K2:BK50", ("W:W31,32:BK50", 12 * 256 / 300));
+        check::<International>("W:WK1:BK50", ("W:W46:B5", 2 * 9 * 256 / 300));
+        check::<Russian>("W:WKa1:BKh8", ("W:Wa1:Bh8", 2 * 7 * 256 / 144));
+        check::<Brazilian>("W:WK1:BK32", ("W:W29:B4", 2 * 7 * 256 / 144));
+    }
 }

@@ -9,7 +9,8 @@
 //!      0     8  magic "TIAOPATW"
 //!      8     2  format version (2; version 1 is read too)
 //!     10     1  variant (0 international, 1 brazilian, 2 russian, 3 canadian)
-//!     11     1  reserved (0)
+//!     11     1  phase: 0 by the pieces left, 1 by the men's advancement
+//!                   (version 2; reserved, read as 0, in version 1)
 //!     12     2  regions R (must match the layout compiled in for the variant)
 //!     14     2  squares per region (8)
 //!     16     2  dense terms D (10; 6 in version 1)
@@ -53,6 +54,34 @@ const FIXED_HEADER: usize = 28;
 /// `i32`; a larger weight would overflow there, and means nothing anyway.
 pub const MAX_DENSE: i32 = 10_000 * SCALE;
 
+/// What blends the middle-game and endgame weights.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum Phase {
+    /// The pieces left on the board (as evaluation v1).
+    #[default]
+    Pieces,
+    /// How far the men still have to go to crown (Scan's "pip" count):
+    /// an exchange of far-advanced men moves the game less towards the
+    /// endgame than one of men at home; kings count as no distance.
+    Advancement,
+}
+
+impl Phase {
+    fn code(self) -> u8 {
+        match self {
+            Phase::Pieces => 0,
+            Phase::Advancement => 1,
+        }
+    }
+    fn of_code(c: u8) -> Option<Phase> {
+        match c {
+            0 => Some(Phase::Pieces),
+            1 => Some(Phase::Advancement),
+            _ => None,
+        }
+    }
+}
+
 /// Middle-game and endgame weight of one table entry, in 1/SCALE centi-men.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct Entry {
@@ -71,6 +100,8 @@ pub struct PatternWeights {
     pub tables: Vec<Entry>,
     /// Middle-game and endgame weight of each dense term, in 1/SCALE centi-men.
     pub dense: [(i32, i32); DENSE],
+    /// What blends the middle-game and endgame weights.
+    pub phase: Phase,
     /// The logistic scale of training (centi-men); information only.
     pub k: f32,
     /// How the weights were made.
@@ -91,6 +122,7 @@ pub enum PatternFileError {
     BadMagic,
     UnsupportedVersion(u16),
     UnknownVariant(u8),
+    UnknownPhase(u8),
     /// A file for another variant than the one asked for.
     WrongVariant {
         expected: Variant,
@@ -135,6 +167,10 @@ impl fmt::Display for PatternFileError {
                 "pattern weights format version {v}; this build reads versions 1 to {VERSION}"
             ),
             PatternFileError::UnknownVariant(v) => write!(f, "unknown variant code {v}"),
+            PatternFileError::UnknownPhase(v) => write!(
+                f,
+                "unknown phase code {v} (0: pieces, 1: advancement): a newer or damaged file"
+            ),
             PatternFileError::WrongVariant { expected, found } => {
                 write!(f, "weights for {found}, but {expected} was asked for")
             }
@@ -252,6 +288,7 @@ impl PatternWeights {
             tables: vec![Entry::default(); layout.len() * CONFIGS],
             layout,
             dense,
+            phase: Phase::Pieces,
             k: 0.0,
             note: "v1 weights of the dense terms, no patterns".into(),
         })
@@ -263,7 +300,7 @@ impl PatternWeights {
         out.extend_from_slice(MAGIC);
         out.extend_from_slice(&VERSION.to_le_bytes());
         out.push(variant_code(self.variant));
-        out.push(0);
+        out.push(self.phase.code());
         out.extend_from_slice(&(self.layout.len() as u16).to_le_bytes());
         out.extend_from_slice(&(REGION_SQUARES as u16).to_le_bytes());
         out.extend_from_slice(&(DENSE as u16).to_le_bytes());
@@ -310,7 +347,11 @@ impl PatternWeights {
                 found: variant,
             });
         }
-        let _reserved = r.u8()?;
+        let phase_code = r.u8()?;
+        let phase = match version {
+            1 => Phase::Pieces,
+            _ => Phase::of_code(phase_code).ok_or(PatternFileError::UnknownPhase(phase_code))?,
+        };
         let layout =
             Layout::for_variant(variant).ok_or(PatternFileError::UnsupportedBoard(variant))?;
         let (regions, squares, dense_n, scale) = (r.u16()?, r.u16()?, r.u16()?, r.u16()?);
@@ -377,6 +418,7 @@ impl PatternWeights {
             layout,
             tables,
             dense,
+            phase,
             k,
             note,
         };
@@ -471,6 +513,32 @@ mod tests {
             .to_bytes();
         assert_eq!(new[8..10], VERSION.to_le_bytes());
         assert!(PatternWeights::from_bytes(&new, None) == Ok(w));
+    }
+
+    /// `bytes` with byte `at` set to `value`, its checksum made right.
+    fn with_byte(bytes: &[u8], at: usize, value: u8) -> Vec<u8> {
+        let mut b = bytes.to_vec();
+        b[at] = value;
+        let n = b.len() - 8;
+        let sum = fnv1a64(&b[..n]);
+        b[n..].copy_from_slice(&sum.to_le_bytes());
+        b
+    }
+
+    #[test]
+    fn the_phase_kind_round_trips_and_an_unknown_one_is_refused() {
+        let mut w = PatternWeights::from_bytes(INTERNATIONAL, None).expect("shipped weights");
+        w.phase = Phase::Advancement;
+        let b = w.to_bytes();
+        assert_eq!(b[11], 1);
+        assert!(PatternWeights::from_bytes(&b, None) == Ok(w));
+        let e = PatternWeights::from_bytes(&with_byte(&b, 11, 7), None).expect_err("phase 7");
+        assert_eq!(e, PatternFileError::UnknownPhase(7));
+        // Version 1 had a reserved byte there: whatever it holds, the
+        // phase is by pieces.
+        let v1 = with_byte(INTERNATIONAL, 11, 7);
+        let old = PatternWeights::from_bytes(&v1, None).expect("version 1");
+        assert_eq!(old.phase, Phase::Pieces);
     }
 
     #[test]
