@@ -7,6 +7,7 @@ use crate::GameKind;
 use crate::session::{
     Current, MoveReading, PerftLine, PositionForm, SessionGame, TablesMove, TablesOpen,
 };
+use crate::view::{self, BoardView, MoveView};
 use std::path::Path;
 use std::sync::Arc;
 use tiao_core::GameResult;
@@ -242,6 +243,18 @@ impl<R: EgdbRules> SessionGame for Position<R> {
         knowledge: &Self::Knowledge,
     ) -> Option<Verdict> {
         Tablebase::probe(knowledge.egdb.as_deref()?, self, counters)
+    }
+
+    fn board_view(&self) -> Option<BoardView> {
+        Some(view::board_of(self))
+    }
+
+    fn move_views(&self, format: MoveFormat) -> Vec<MoveView> {
+        view::moves_of(self, format)
+    }
+
+    fn move_view(&self, mv: &Self::Move, format: MoveFormat) -> Option<MoveView> {
+        Some(view::move_of(self, mv, write_move(self, mv, format)))
     }
 
     fn database_move(&self, knowledge: &Self::Knowledge, format: MoveFormat) -> Option<TablesMove> {

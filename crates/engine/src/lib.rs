@@ -22,7 +22,9 @@ mod gewu_dice;
 mod kind;
 mod loaded;
 pub mod options;
+mod pdn;
 mod session;
+mod view;
 
 pub use decision::{DatabaseMove, Decision, Purpose};
 pub use error::{EngineError, KeptTable};
@@ -32,10 +34,12 @@ pub use loaded::{
     BookLoad, BookLoadError, KnowledgeError, NotOpened, Opened, TablesError, TablesLoad,
 };
 pub use options::{OptionError, OptionKind, OptionSpec, Refusal};
+pub use pdn::{PdnLoad, PdnLoadError};
 pub use session::{
     Current, GameSession, MoveReading, PerftLine, PositionForm, Session, SessionGame, TablesMove,
     TablesOpen, new_game_session, new_session,
 };
+pub use view::{BoardView, MoveView, PieceView, SquareView};
 
 use std::collections::HashMap;
 use std::path::PathBuf;
@@ -162,6 +166,32 @@ impl std::fmt::Display for PositionError {
 }
 
 impl std::error::Error for PositionError {}
+
+/// Set `session` up at `position` and play `moves` from it (the session is
+/// left half set up on an error: callers restore or discard it).
+fn set_up(
+    session: &mut dyn Session,
+    position: PositionText<'_>,
+    moves: &[&str],
+    reading: MoveReading,
+) -> Result<(), PositionError> {
+    match position {
+        PositionText::Start => session.reset(),
+        PositionText::Fen(fen) => session
+            .set_fen(fen)
+            .map_err(|message| PositionError::Unreadable { message })?,
+        PositionText::Hub(text) => session
+            .set_hub_position(text)
+            .map_err(|message| PositionError::Unreadable { message })?,
+    }
+    session
+        .play_all(moves, reading)
+        .map_err(|(index, error)| PositionError::Move {
+            index,
+            text: moves[index].to_string(),
+            error,
+        })
+}
 
 /// A whole engine: the current game, the searcher, the knowledge and the
 /// settings. Its state is private; see the module documentation.
@@ -508,27 +538,11 @@ impl Engine {
         reading: MoveReading,
     ) -> Result<(), PositionError> {
         let saved = self.session.box_clone();
-        let set = match position {
-            PositionText::Start => {
-                self.session.reset();
-                Ok(())
-            }
-            PositionText::Fen(fen) => self.session.set_fen(fen),
-            PositionText::Hub(text) => self.session.set_hub_position(text),
-        };
-        if let Err(message) = set {
+        let set = set_up(&mut *self.session, position, moves, reading);
+        if set.is_err() {
             self.session = saved;
-            return Err(PositionError::Unreadable { message });
         }
-        if let Err((index, error)) = self.session.play_all(moves, reading) {
-            self.session = saved;
-            return Err(PositionError::Move {
-                index,
-                text: moves[index].to_string(),
-                error,
-            });
-        }
-        Ok(())
+        set
     }
 
     /// Play one move; returns it in the variant's usual notation.

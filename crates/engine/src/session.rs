@@ -8,6 +8,7 @@
 //! counters, all-or-nothing move lists, undo) is kept here, once.
 
 use super::GameKind;
+use super::view::{BoardView, MoveView};
 use std::path::Path;
 use tiao_core::GameResult;
 use tiao_core::game::Verdict;
@@ -93,6 +94,18 @@ pub trait Session: Send {
     fn legal_moves(&self, format: MoveFormat) -> Vec<String>;
     /// Moves played so far, in the given format.
     fn history(&self, format: MoveFormat) -> Vec<String>;
+    /// The FEN of the position the game started from (set up, or the start).
+    fn start_fen(&self) -> String;
+    /// The notation moves played are echoed in (the variant's PDN for draughts).
+    fn notation(&self) -> MoveFormat;
+    /// The board as a GUI draws it (draughts only).
+    fn board_view(&self) -> Option<BoardView>;
+    /// The last move played, with its paths from the position it was
+    /// played in (draughts only; `None` before the first move).
+    fn last_move_view(&self) -> Option<MoveView>;
+    /// The legal moves in `format` with their landing paths (draughts
+    /// only; none once a game that stops at its result is over).
+    fn move_views(&self, format: MoveFormat) -> Vec<MoveView>;
     /// Who won by the rules, if the game is over (why: [`Session::result_text`]).
     fn outcome(&self) -> Option<GameResult>;
     /// The result as a sentence, if the game is over (`white wins (...)`).
@@ -247,6 +260,19 @@ pub trait SessionGame: Copy + Send + Sync + 'static {
         _knowledge: &Self::Knowledge,
         _format: MoveFormat,
     ) -> Option<TablesMove> {
+        None
+    }
+    /// See [`Session::board_view`].
+    fn board_view(&self) -> Option<BoardView> {
+        None
+    }
+    /// See [`Session::move_views`].
+    fn move_views(&self, _format: MoveFormat) -> Vec<MoveView> {
+        Vec::new()
+    }
+    /// `mv`, a legal move of this position, with its paths (see
+    /// [`Session::last_move_view`]).
+    fn move_view(&self, _mv: &Self::Move, _format: MoveFormat) -> Option<MoveView> {
         None
     }
 }
@@ -455,6 +481,35 @@ where
 
     fn history(&self, format: MoveFormat) -> Vec<String> {
         Self::line(&self.start, &self.moves, format)
+    }
+
+    fn notation(&self) -> MoveFormat {
+        G::notation()
+    }
+
+    fn start_fen(&self) -> String {
+        let (p, c) = &self.start;
+        p.write_position(c, PositionForm::Fen)
+    }
+
+    fn board_view(&self) -> Option<BoardView> {
+        self.current().0.board_view()
+    }
+
+    fn last_move_view(&self) -> Option<MoveView> {
+        let mv = self.moves.last()?;
+        let before = match self.positions.len() {
+            0 | 1 => &self.start,
+            n => &self.positions[n - 2],
+        };
+        before.0.move_view(mv, G::notation())
+    }
+
+    fn move_views(&self, format: MoveFormat) -> Vec<MoveView> {
+        if G::STOPS_AT_RESULT && self.result().is_some() {
+            return Vec::new();
+        }
+        self.current().0.move_views(format)
     }
 
     fn outcome(&self) -> Option<GameResult> {
