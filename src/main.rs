@@ -1,12 +1,12 @@
 //! The `tiao` command: text mode by default, the Hub protocol with `hub`,
-//! DXP with `dxp`, and the tools (perft, bench, match, book, egdb, datagen,
-//! train, ...) as subcommands.
+//! DXP with `dxp`, the browser GUI with `gui`, and the tools (perft,
+//! bench, match, book, egdb, datagen, train, ...) as subcommands.
 
 use clap::builder::{PossibleValuesParser, RangedI64ValueParser};
 use clap::{Parser, Subcommand};
 use tiao::engine::bench;
 use tiao::engine::options::{EVAL, HASH, THREADS};
-use tiao::protocol::{dxp, hub, text};
+use tiao::protocol::{dxp, gui, hub, text};
 use tiao::tools::{match_runner, perft, tactics};
 
 #[derive(Parser, Debug)]
@@ -20,6 +20,8 @@ struct Cli {
 enum Command {
     /// Speak the Hub protocol on stdin/stdout (for GUIs such as Hub).
     Hub,
+    /// A board in the browser: serve the GUI on 127.0.0.1 and print its address.
+    Gui(gui::GuiArgs),
     /// Count the leaves of the move tree (move generator check and speed).
     Perft(perft::PerftArgs),
     /// Search a fixed set of positions; prints a node signature and speed.
@@ -113,6 +115,7 @@ fn main() {
     let code = match cli.command {
         None | Some(Command::Text) => text::run(),
         Some(Command::Hub) => hub::run(),
+        Some(Command::Gui(args)) => report(gui::run(&args)),
         Some(Command::Perft(args)) => report(perft::run(&args)),
         Some(Command::Bench {
             depth,
