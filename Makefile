@@ -7,6 +7,7 @@ PYTHON ?= python3
 TIAO   := target/release/tiao
 VENV   := .venv
 PYDRAUGHTS := pydraughts==0.6.7
+SELENIUM   := selenium==4.38.0
 
 .PHONY: all build build-modern build-portable run test lint unit pytest fuzz bench perft-deep match egdb clean
 
@@ -43,17 +44,20 @@ lint:
 unit:
 	$(CARGO) test --workspace
 
-# Real clients: pydraughts drives `tiao hub` through complete games, and
-# pydraughts' own DXP code plays `tiao dxp` in both TCP roles.
-$(VENV)/.ready:
+# Real clients: pydraughts drives `tiao hub` through complete games,
+# pydraughts' own DXP code plays `tiao dxp` in both TCP roles, and
+# Selenium drives Debian's headless Chromium through `tiao gui` (the
+# system chromium and chromium-driver, which .ci/run installs).
+$(VENV)/.ready: Makefile
 	$(PYTHON) -m venv $(VENV)
-	$(VENV)/bin/pip install --quiet $(PYDRAUGHTS)
+	$(VENV)/bin/pip install --quiet $(PYDRAUGHTS) $(SELENIUM)
 	touch $@
 
 pytest: $(VENV)/.ready
 	$(CARGO) build --profile test --bin tiao
 	$(VENV)/bin/python tests/python/hub_client.py ./$(TEST_TIAO)
 	$(VENV)/bin/python tests/python/dxp_client.py ./$(TEST_TIAO)
+	$(VENV)/bin/python tests/python/gui_browser.py ./$(TEST_TIAO)
 
 # The fuzz tests (tests/fuzz.rs) run in `make test` with 256 cases per
 # reader from a fixed seed (about 15 s). This is the long run: 50,000
