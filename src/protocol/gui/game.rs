@@ -73,6 +73,9 @@ struct Running {
     cancel: Arc<AtomicBool>,
     /// The ply of the position searched (where its lines are graph points).
     ply: usize,
+    /// The state sent when the search started: the answer to `state`
+    /// while it runs (the engine is the search's meanwhile).
+    state: Reply,
     /// The move found is not to be played (another intent came first).
     discard: bool,
 }
@@ -187,12 +190,15 @@ impl Game {
         events: &mut UnboundedReceiver<Event>,
     ) -> Vec<Reply> {
         let mut out = Vec::new();
-        if intent == Intent::Stop {
-            match &self.running {
-                Some(r) => r.stop(),
-                None => out.push(self.state()),
+        // Neither stops nor waits for a search.
+        match (&intent, &self.running) {
+            (Intent::Stop, Some(r)) => {
+                r.stop();
+                return out;
             }
-            return out;
+            (Intent::State, Some(r)) => return vec![r.state.clone()],
+            (Intent::Stop | Intent::State, None) => return vec![self.state()],
+            _ => {}
         }
         self.interrupt(events, &mut out).await;
         let done = match intent {
@@ -554,7 +560,7 @@ impl Game {
         let events = self.events.clone();
         let thread_cancel = cancel.clone();
         // The state first: the lines of the search follow it.
-        let _ = self.events.send(Event::Send(state));
+        let _ = self.events.send(Event::Send(state.clone()));
         let spawned = std::thread::Builder::new()
             .name("gui-search".into())
             .spawn(move || {
@@ -575,6 +581,7 @@ impl Game {
                     control,
                     cancel,
                     ply,
+                    state,
                     discard: false,
                 });
                 Ok(())

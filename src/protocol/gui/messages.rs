@@ -47,6 +47,7 @@ pub enum Intent {
     },
     /// Analyse the current position with `multipv` lines until `stop`
     /// (or to `depth`).
+    #[serde(alias = "analyze")]
     Analyse {
         #[serde(default = "one")]
         multipv: usize,

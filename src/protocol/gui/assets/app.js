@@ -114,7 +114,9 @@ function limit() {
 // After each state: Tiao moves when it is its turn; else an analysis the
 // person asked for goes on in the new position.
 function next() {
-  if (!state || state.searching || edit || state.moves.length === 0) return;
+  // Draughts plays on after a draw by the rules (for GUIs that do not
+  // apply them); Tiao playing itself stops there.
+  if (!state || state.searching || edit || state.result || state.moves.length === 0) return;
   if (tiaoPlays(state.side)) {
     send(Object.assign({ type: 'engine_move' }, limit()));
   } else if (analysing) {
