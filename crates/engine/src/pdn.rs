@@ -106,13 +106,18 @@ mod tests {
     use crate::{Engine, Options, PdnLoadError};
     use tiao_draughts::board::Variant;
 
-    #[test]
-    fn a_saved_game_loads_back_as_the_same_game() {
-        let mut engine = Engine::new(Options {
+    /// An engine with the smallest table: these tests do not search.
+    fn small_engine() -> Engine {
+        Engine::new(Options {
             hash_mib: 1,
             ..Options::default()
         })
-        .expect("engine");
+        .expect("engine")
+    }
+
+    #[test]
+    fn a_saved_game_loads_back_as_the_same_game() {
+        let mut engine = small_engine();
         engine.set_variant(Variant::Russian).expect("russian");
         for mv in ["c3-d4", "f6-e5", "d4xf6"] {
             engine.play(mv, crate::MoveReading::Any).expect(mv);
@@ -120,11 +125,7 @@ mod tests {
         let text = engine.pdn_text(&[("White", "me")]);
         assert!(text.contains("[GameType \"25"), "{text}");
         let fen = engine.fen();
-        let mut other = Engine::new(Options {
-            hash_mib: 1,
-            ..Options::default()
-        })
-        .expect("engine");
+        let mut other = small_engine();
         let loaded = other.load_pdn(&text).expect("loads");
         assert_eq!(loaded.plies, 3);
         assert_eq!(other.variant(), Some(Variant::Russian));
@@ -137,11 +138,7 @@ mod tests {
 
     #[test]
     fn a_pdn_with_an_illegal_move_leaves_the_game_as_it_was() {
-        let mut engine = Engine::new(Options {
-            hash_mib: 1,
-            ..Options::default()
-        })
-        .expect("engine");
+        let mut engine = small_engine();
         engine
             .play("32-28", crate::MoveReading::Any)
             .expect("32-28");
