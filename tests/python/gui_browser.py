@@ -4,7 +4,8 @@ Selenium and the system chromedriver, plays a short international game by
 clicking (and once by dragging) against Tiao, checks the board the page
 draws after every move against pydraughts' own rules, runs a multi-PV
 analysis, checks that its lines arrive and the evaluation graph has
-points, and saves a screenshot.
+points, saves a screenshot, and checks every variant's board and the
+notation on its edges.
 
 Usage: gui_browser.py PATH_TO_TIAO [SCREENSHOT.png]
 (the screenshot goes to a temporary folder unless a path is given).
@@ -214,6 +215,26 @@ def main():
         # The game as PDN.
         driver.find_element(By.ID, "save-pdn").click()
         wait.until(lambda d: "[GameType" in d.find_element(By.ID, "pdn").get_attribute("value"))
+
+        # Every variant's board, with its notation on the edges.
+        for variant, pieces, edges in [
+            ("russian", 24, set("abcdefgh12345678")),
+            ("brazilian", 24, set("abcdefgh12345678")),
+            ("canadian", 60, {"1", "6", "67", "72"}),
+            ("international", 40, {"1", "5", "46", "50"}),
+        ]:
+            Select(driver.find_element(By.ID, "variant")).select_by_value(variant)
+            wait.until(
+                lambda d: d.find_element(By.ID, "board").get_attribute("data-variant") == variant
+                and len(page_board(d)) == pieces
+            )
+            shown = set(
+                driver.execute_script(
+                    "return [...document.querySelectorAll('#board text.edge')]"
+                    ".map(t => t.textContent);"
+                )
+            )
+            assert edges <= shown, f"{variant}: edges {sorted(shown)}"
 
         assert proc.poll() is None, "the server stopped"
         print(f"gui_browser: 1 passed, 0 failed ({time.monotonic() - started:.1f} s, screenshot {shot})")

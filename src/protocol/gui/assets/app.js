@@ -235,7 +235,9 @@ function renderBoard() {
 }
 
 // The variant's notation on the board's edges: the numbers of the edge
-// squares for numbered boards, files and ranks for algebraic ones.
+// squares for numbered boards; for algebraic ones every file's letter
+// below the board and every rank's number on its left, as printed boards
+// have them (each read from the names of the squares on that file or rank).
 function edgeLabels(svg, sq, d, numeric) {
   const n = state.size;
   const x = M + d.file * S + S / 2, y = M + d.row * S + S / 2;
@@ -245,13 +247,13 @@ function edgeLabels(svg, sq, d, numeric) {
     if (d.row === n - 1) label(x, M + n * S + M / 2 + 4, sq.name);
     if (d.file === 0) label(M / 2, y + 4, sq.name);
     if (d.file === n - 1) label(M + n * S + M / 2, y + 4, sq.name);
-  } else {
-    const file = sq.name.slice(0, 1), rank = sq.name.slice(1);
-    if (d.row === n - 1) label(x, M + n * S + M / 2 + 4, file);
-    if (d.row === 0) label(x, M / 2 + 4, file);
-    if (d.file === 0) label(M / 2, y + 4, rank);
-    if (d.file === n - 1) label(M + n * S + M / 2, y + 4, rank);
+    return;
   }
+  const file = sq.name.slice(0, 1), rank = sq.name.slice(1);
+  // One label per file and per rank: from the square in the board's
+  // bottom two rows (every file has one there) and left two files.
+  if (d.row >= n - 2) label(x, M + n * S + M / 2 + 4, file);
+  if (d.file <= 1) label(M / 2, y + 4, rank);
 }
 
 function drawPiece(parent, sq, piece) {
@@ -438,7 +440,12 @@ function setUpPanel() {
   $('stop').onclick = () => { analysing = false; send({ type: 'stop' }); };
   $('flip').onclick = () => { flipped = !flipped; if (state) render(); };
   $('engine-move').onclick = () => send(Object.assign({ type: 'engine_move' }, limit()));
-  $('tiao-side').onchange = () => next();
+  $('tiao-side').onchange = () => {
+    // The person's side at the bottom: Black's when Tiao plays White.
+    flipped = $('tiao-side').value === 'white';
+    if (state) render();
+    next();
+  };
   $('analyse').onclick = () => {
     analysing = !analysing;
     if (analysing) { lines = []; send({ type: 'analyse', multipv: multipv() }); } else send({ type: 'stop' });
