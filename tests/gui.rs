@@ -437,3 +437,21 @@ async fn the_endgame_databases_verdict_is_shown() {
     assert!(state["verdict"].is_null());
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+#[test]
+fn bad_settings_stop_tiao_gui_at_once_with_a_message() {
+    for (set, says) in [
+        ("foo=1", "unknown parameter 'foo'"),
+        ("hash", "--set takes NAME=VALUE"),
+        ("variant=halma8", "the GUI plays the draughts variants"),
+    ] {
+        let out = Command::new(env!("CARGO_BIN_EXE_tiao"))
+            .args(["gui", "--port", "0", "--set", set])
+            .output()
+            .expect("run tiao gui");
+        assert_eq!(out.status.code(), Some(2), "{set}");
+        assert!(out.stdout.is_empty(), "{set}: nothing is served");
+        let err = String::from_utf8_lossy(&out.stderr);
+        assert!(err.contains(says), "{set}: {err}");
+    }
+}

@@ -103,6 +103,9 @@ impl Settings {
                 .set_option(name, value)
                 .map_err(|e| format!("--set {name}={value}: {e}"))?;
         }
+        if engine.variant().is_none() {
+            return Err(not_draughts(engine.game()));
+        }
         for opened in engine.open_knowledge() {
             match opened {
                 Ok(found) => log::info!("{found}"),
@@ -334,10 +337,7 @@ impl Game {
             .parse()
             .map_err(|e: crate::engine::UnknownGame| e.to_string())?;
         let Some(variant) = kind.variant() else {
-            return Err(format!(
-                "the GUI plays the draughts variants (international, brazilian, russian, \
-                 canadian), not {kind}"
-            ));
+            return Err(not_draughts(kind));
         };
         self.set_up(|engine| {
             if let Err(e) = engine.set_variant(variant) {
@@ -589,6 +589,14 @@ impl Game {
             Err(e) => Err(format!("cannot start the search thread: {e}")),
         }
     }
+}
+
+/// Why a game that is not draughts has no board here.
+fn not_draughts(kind: GameKind) -> String {
+    format!(
+        "the GUI plays the draughts variants (international, brazilian, russian, canadian), \
+         not {kind}"
+    )
 }
 
 /// The legal move whose path passes through the squares given, in order,
