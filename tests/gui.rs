@@ -455,3 +455,29 @@ fn bad_settings_stop_tiao_gui_at_once_with_a_message() {
         assert!(err.contains(says), "{set}: {err}");
     }
 }
+
+#[tokio::test]
+async fn an_intent_during_a_search_drops_its_move() {
+    let server = Server::start(&[]);
+    let mut ws = server.connect().await;
+    // A position of no book (White without the man on 50), a move, and
+    // Tiao thinking on the answer.
+    send(&mut ws, json!({"type": "set_fen", "fen": "W:W31-49:B1-20"})).await;
+    until(&mut ws, "state").await;
+    send(&mut ws, json!({"type": "move", "move": "32-28"})).await;
+    until(&mut ws, "state").await;
+    send(&mut ws, json!({"type": "engine_move", "time": 30})).await;
+    until(&mut ws, "info").await;
+    // Undo while Tiao thinks: the search stops, its move is not played,
+    // and the first state without a search is the one after the undo.
+    send(&mut ws, json!({"type": "undo"})).await;
+    loop {
+        let m = next(&mut ws).await;
+        assert_ne!(m["type"], "bestmove", "{m}");
+        if m["type"] == "state" && m["searching"].is_null() {
+            assert!(history(&m).is_empty(), "{m}");
+            assert_eq!(m["can_redo"], true);
+            break;
+        }
+    }
+}

@@ -215,9 +215,10 @@ impl Game {
             }
             Intent::SetPieces { side, pieces } => self.set_pieces(side, &pieces),
             Intent::LoadPdn { pdn } => self.set_up(|e| e.load_pdn(&pdn).map(|_| ())),
+            // Answered by the PDN, then the state as usual (a search it
+            // stopped may be started again by the page).
             Intent::SavePdn { white, black } => {
-                out.extend(self.save_pdn(white, black));
-                return out;
+                self.save_pdn(white, black).map(|pdn| out.push(pdn))
             }
             Intent::Analyse { multipv, depth } => self.analyse(multipv, depth),
             Intent::EngineMove { time, depth } => self.engine_move(time, depth),
@@ -286,11 +287,21 @@ impl Game {
         let Some(r) = self.running.take() else {
             return vec![self.state()];
         };
+        // An interrupted search says nothing more: the intent that stopped
+        // it sends the state. A state of the game before that intent would
+        // make the page act on it (start Tiao on a move about to be taken
+        // back, say).
+        if r.discard {
+            return match finished {
+                Finished::Failed => vec![Reply::error("the search failed; the game is kept")],
+                _ => Vec::new(),
+            };
+        }
         let mut out = Vec::new();
         match finished {
             Finished::Analysis | Finished::EvalGame => {}
             Finished::Failed => out.push(Reply::error("the search failed; the game is kept")),
-            Finished::EngineMove(decision) if !r.discard => {
+            Finished::EngineMove(decision) => {
                 let source = match &decision {
                     Decision::Book(_) => "book",
                     Decision::Database(_) => "database",
@@ -307,7 +318,6 @@ impl Game {
                     out.push(Reply::error(format!("the engine's move was refused: {e}")));
                 }
             }
-            Finished::EngineMove(_) => {}
         }
         out.push(self.state());
         out
@@ -406,11 +416,8 @@ impl Game {
         self.set_up(|e| e.set_position(PositionText::Hub(&text), &[], MoveReading::Any))
     }
 
-    fn save_pdn(&mut self, white: Option<String>, black: Option<String>) -> Vec<Reply> {
-        let engine = match self.engine() {
-            Ok(e) => e,
-            Err(e) => return vec![Reply::error(e)],
-        };
+    fn save_pdn(&mut self, white: Option<String>, black: Option<String>) -> Result<Reply, String> {
+        let engine = self.engine()?;
         let date = crate::notation::pdn::today();
         let white = white.unwrap_or_else(|| "?".into());
         let black = black.unwrap_or_else(|| "?".into());
@@ -422,9 +429,9 @@ impl Game {
             ("White", white.as_str()),
             ("Black", black.as_str()),
         ];
-        vec![Reply::Pdn {
+        Ok(Reply::Pdn {
             pdn: engine.pdn_text(&tags),
-        }]
+        })
     }
 
     /// Check that the position has a move to search.
