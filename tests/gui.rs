@@ -481,3 +481,34 @@ async fn an_intent_during_a_search_drops_its_move() {
         }
     }
 }
+
+#[tokio::test]
+async fn only_the_servers_own_page_may_open_a_socket() {
+    use tokio_tungstenite::tungstenite::client::IntoClientRequest;
+    let server = Server::start(&[]);
+    let url = format!("ws://{}/ws", server.address);
+    for (origin, served) in [
+        (format!("http://{}", server.address), true),
+        ("http://evil.example".to_string(), false),
+        ("null".to_string(), false),
+    ] {
+        let mut request = url.as_str().into_client_request().expect("request");
+        request
+            .headers_mut()
+            .insert("Origin", origin.parse().expect("header"));
+        match connect_async(request).await {
+            Ok(_) => assert!(served, "{origin} was served"),
+            Err(tokio_tungstenite::tungstenite::Error::Http(response)) => {
+                assert!(!served, "{origin} was refused");
+                assert_eq!(response.status(), 403, "{origin}");
+            }
+            Err(e) => panic!("{origin}: {e}"),
+        }
+    }
+    // A name other than this machine's (a site's name made to point here).
+    let mut request = url.as_str().into_client_request().expect("request");
+    request
+        .headers_mut()
+        .insert("Host", "evil.example".parse().expect("header"));
+    assert!(connect_async(request).await.is_err());
+}

@@ -2,7 +2,8 @@
 //! and one WebSocket per page (`/ws`) that carries JSON intents in and
 //! replies out. Each socket has its own [`Game`]; nothing a page sends can
 //! end the server: bad messages get an `error` reply, and a page that goes
-//! away mid-search stops its search and nothing else.
+//! away mid-search stops its search and nothing else. Sockets are opened
+//! for this server's own page only (see [`local_page`]).
 
 use super::game::{Event, Game, Settings};
 use super::messages::{Reply, read_intent};
@@ -10,7 +11,7 @@ use crate::engine::GameKind;
 use axum::Router;
 use axum::extract::State;
 use axum::extract::ws::{Message, WebSocket, WebSocketUpgrade};
-use axum::http::header;
+use axum::http::{HeaderMap, StatusCode, header};
 use axum::response::{IntoResponse, Response};
 use axum::routing::get;
 use std::sync::Arc;
@@ -55,9 +56,42 @@ fn asset(kind: &'static str, body: &'static str) -> Response {
         .into_response()
 }
 
-async fn upgrade(ws: WebSocketUpgrade, State(settings): State<Arc<Settings>>) -> Response {
+async fn upgrade(
+    ws: WebSocketUpgrade,
+    headers: HeaderMap,
+    State(settings): State<Arc<Settings>>,
+) -> Response {
+    if let Err(why) = local_page(&headers) {
+        log::warn!("websocket refused: {why}");
+        return (StatusCode::FORBIDDEN, why).into_response();
+    }
     ws.max_message_size(MAX_MESSAGE)
         .on_upgrade(move |socket| connection(socket, settings))
+}
+
+/// Only this server's own page may open a socket. A browser lets any web
+/// site open a WebSocket to 127.0.0.1, saying where it comes from in
+/// `Origin`: a socket whose origin is not the address it asks for is
+/// refused, and so is one asked for by another name than this machine's
+/// (a site's name made to point here). Clients other than browsers send
+/// no `Origin` and are served.
+fn local_page(headers: &HeaderMap) -> Result<(), String> {
+    let host = headers
+        .get(header::HOST)
+        .and_then(|h| h.to_str().ok())
+        .unwrap_or_default();
+    let name = host.rsplit_once(':').map_or(host, |(name, _port)| name);
+    if !matches!(name, "127.0.0.1" | "localhost" | "[::1]") {
+        return Err(format!("host '{host}' is not this machine"));
+    }
+    match headers.get(header::ORIGIN).map(|o| o.to_str()) {
+        None => Ok(()),
+        Some(Ok(origin)) if origin == format!("http://{host}") => Ok(()),
+        Some(origin) => Err(format!(
+            "origin '{}' is not this server's page",
+            origin.unwrap_or("?")
+        )),
+    }
 }
 
 /// Send replies in order; an error means the page is gone.
