@@ -233,13 +233,17 @@ fn score_from<R: Rules>(
     (mut mg, mut eg): (i32, i32),
     pos: &Position<R>,
 ) -> i32 {
-    let f = pattern_dense::dense(pos);
+    let (f, advancement) = pattern_dense::dense_and_advancement(pos);
     for (v, &(a, b)) in f.iter().zip(&w.dense) {
         mg += v * a;
         eg += v * b;
     }
     debug_assert_eq!(f.len(), DENSE);
-    drawish(mix(mg, eg, phase(w.phase, pos)), pos)
+    let phase = match w.phase {
+        Phase::Pieces => features::phase(pos),
+        Phase::Advancement => advancement,
+    };
+    drawish(mix(mg, eg, phase), pos)
 }
 
 /// The phase of `pos` as weights of phase kind `kind` blend it (256: the

@@ -127,13 +127,23 @@ fn plane_sum(pl: &[u64; 4], set: u64) -> i32 {
 #[inline]
 pub fn advancement_phase<R: Rules>(pos: &Position<R>) -> i32 {
     let p = planes::<R::Geometry>();
-    let last = R::Geometry::SIZE as i32 - 1;
-    let mut to_go = 0;
-    for c in [Colour::White, Colour::Black] {
-        let men = pos.men(c);
-        to_go += last * men.count() as i32 - advance_sum(p, c.index(), men.to_u128() as u64);
-    }
+    let (w, b) = (side(pos, Colour::White, p), side(pos, Colour::Black, p));
+    phase_of_rows::<R>(rows_to_go::<R>(&w) + rows_to_go::<R>(&b))
+}
+
+/// The rows one side's men still have to go, from its dense terms: each
+/// man's distance to the crowning row is the board's last row less its
+/// advance, which the tempo term sums.
+#[inline(always)]
+fn rows_to_go<R: Rules>(f: &[i32; DENSE]) -> i32 {
+    (R::Geometry::SIZE as i32 - 1) * f[MAN] - f[TEMPO]
+}
+
+/// The advancement phase of `to_go` rows left for both sides' men.
+#[inline(always)]
+fn phase_of_rows<R: Rules>(to_go: i32) -> i32 {
     // At the start each side's men fill its first rows, a row's squares each.
+    let last = R::Geometry::SIZE as i32 - 1;
     let per_row = R::Geometry::SIZE as i32 / 2;
     let rows = R::MEN as i32 / per_row;
     let start = 2 * per_row * (0..rows).map(|k| last - k).sum::<i32>();
@@ -205,6 +215,14 @@ fn side<R: Rules>(pos: &Position<R>, colour: Colour, p: &Planes) -> [i32; DENSE]
 /// White moves, -1 when Black does). Boards of 8x8 and 10x10 only.
 #[inline]
 pub fn dense<R: Rules>(pos: &Position<R>) -> [i32; DENSE] {
+    dense_and_advancement(pos).0
+}
+
+/// The dense terms and the advancement phase ([`advancement_phase`]) in
+/// one pass: the phase is read off the men and tempo counts the terms
+/// have just made.
+#[inline]
+pub fn dense_and_advancement<R: Rules>(pos: &Position<R>) -> ([i32; DENSE], i32) {
     let p = planes::<R::Geometry>();
     let w = side(pos, Colour::White, p);
     let b = side(pos, Colour::Black, p);
@@ -213,7 +231,10 @@ pub fn dense<R: Rules>(pos: &Position<R>) -> [i32; DENSE] {
         f[i] = w[i] - b[i];
     }
     f[SIDE_TO_MOVE] = if pos.side() == Colour::White { 1 } else { -1 };
-    f
+    (
+        f,
+        phase_of_rows::<R>(rows_to_go::<R>(&w) + rows_to_go::<R>(&b)),
+    )
 }
 
 #[cfg(test)]
