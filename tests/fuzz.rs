@@ -1407,8 +1407,23 @@ mod weights {
         m
     }
 
+    /// A pattern file of format version 1 (six dense terms, byte 11
+    /// reserved): the shipped Russian file with the four later terms cut
+    /// off. No shipped file has that format any more; users' files may.
+    fn version_1_sample() -> Vec<u8> {
+        let mut b = PATTERN[2].1.to_vec();
+        b[8..10].copy_from_slice(&1u16.to_le_bytes());
+        b[11] = 0;
+        b[16..18].copy_from_slice(&6u16.to_le_bytes());
+        let end = b.len() - 8;
+        b.drain(end - 4 * 8..end);
+        reseal(raw(b)).bytes
+    }
+
     fn pattern_samples() -> Vec<Vec<u8>> {
-        PATTERN.iter().map(|(_, b)| b.to_vec()).collect()
+        let mut samples: Vec<Vec<u8>> = PATTERN.iter().map(|(_, b)| b.to_vec()).collect();
+        samples.push(version_1_sample());
+        samples
     }
 
     /// Mutations of the dense weights (the last 48 bytes before the checksum).
@@ -1526,6 +1541,10 @@ mod weights {
             PatternWeights::from_bytes(b, Some(v)).unwrap_or_else(|e| panic!("{v}: {e}"));
             check_pattern(raw(b.to_vec()), Some(v));
         }
+        let v1 = version_1_sample();
+        assert_eq!(v1[8..10], 1u16.to_le_bytes());
+        PatternWeights::from_bytes(&v1, Some(Variant::Russian)).expect("a version 1 file");
+        check_pattern(raw(v1), Some(Variant::Russian));
     }
 }
 
