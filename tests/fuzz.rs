@@ -1225,6 +1225,7 @@ mod weights {
     use super::*;
     use tiao::eval::Evaluator;
     use tiao::eval::pattern::PatternEval;
+    use tiao::eval::pattern_dense::{DENSE, DENSE_V1};
     use tiao::eval::pattern_file::{MAGIC, PatternWeights, VERSION, fnv1a64};
     use tiao::eval::pattern_select::EvalChoice;
     use tiao::eval::weights::{BUILTIN, Weights};
@@ -1414,9 +1415,10 @@ mod weights {
         let mut b = PATTERN[2].1.to_vec();
         b[8..10].copy_from_slice(&1u16.to_le_bytes());
         b[11] = 0;
-        b[16..18].copy_from_slice(&6u16.to_le_bytes());
+        b[16..18].copy_from_slice(&(DENSE_V1 as u16).to_le_bytes());
+        // Each dense term is two i32 weights, just before the checksum.
         let end = b.len() - 8;
-        b.drain(end - 4 * 8..end);
+        b.drain(end - (DENSE - DENSE_V1) * 8..end);
         reseal(raw(b)).bytes
     }
 

@@ -127,16 +127,23 @@ fn plane_sum(pl: &[u64; 4], set: u64) -> i32 {
 #[inline]
 pub fn advancement_phase<R: Rules>(pos: &Position<R>) -> i32 {
     let p = planes::<R::Geometry>();
-    let (w, b) = (side(pos, Colour::White, p), side(pos, Colour::Black, p));
-    phase_of_rows::<R>(rows_to_go::<R>(&w) + rows_to_go::<R>(&b))
+    // Only the men and their advance: the other dense terms are not needed.
+    let to_go = [Colour::White, Colour::Black].map(|c| {
+        let men = pos.men(c);
+        rows_to_go::<R>(
+            men.count() as i32,
+            advance_sum(p, c.index(), men.to_u128() as u64),
+        )
+    });
+    phase_of_rows::<R>(to_go[0] + to_go[1])
 }
 
-/// The rows one side's men still have to go, from its dense terms: each
-/// man's distance to the crowning row is the board's last row less its
-/// advance, which the tempo term sums.
+/// The rows one side's `men` still have to go: each man's distance to the
+/// crowning row is the board's last row less its advance, which `tempo`
+/// (the tempo term) sums.
 #[inline(always)]
-fn rows_to_go<R: Rules>(f: &[i32; DENSE]) -> i32 {
-    (R::Geometry::SIZE as i32 - 1) * f[MAN] - f[TEMPO]
+fn rows_to_go<R: Rules>(men: i32, tempo: i32) -> i32 {
+    (R::Geometry::SIZE as i32 - 1) * men - tempo
 }
 
 /// The advancement phase of `to_go` rows left for both sides' men.
@@ -233,7 +240,7 @@ pub fn dense_and_advancement<R: Rules>(pos: &Position<R>) -> ([i32; DENSE], i32)
     f[SIDE_TO_MOVE] = if pos.side() == Colour::White { 1 } else { -1 };
     (
         f,
-        phase_of_rows::<R>(rows_to_go::<R>(&w) + rows_to_go::<R>(&b)),
+        phase_of_rows::<R>(rows_to_go::<R>(w[MAN], w[TEMPO]) + rows_to_go::<R>(b[MAN], b[TEMPO])),
     )
 }
 
