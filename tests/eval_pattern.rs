@@ -213,6 +213,34 @@ fn terms_add_up_to_the_score() {
     }
 }
 
+#[test]
+fn a_king_is_worth_its_squares_entry_seen_from_its_own_side() {
+    use tiao::eval::pattern::KING_SQUARES;
+    use tiao::eval::weights::Weights;
+    use tiao::notation::fen::read_fen;
+    let mut w = PatternWeights::from_v1(Variant::International, &Weights::builtin()).expect("v1");
+    // In table units (8 a centi-man): square 1 is worth 10, square 50 -20.
+    w.king_squares[0] = (80, 80);
+    w.king_squares[49] = (-160, -160);
+    let e = PatternEval::v1_only().with(w);
+    let table = |fen: &str| {
+        let pos = read_fen::<International>(fen).expect("fen");
+        let t = e.terms(&pos);
+        t.iter()
+            .find(|t| t.name == KING_SQUARES)
+            .expect("a king-square term")
+            .score
+    };
+    assert_eq!(table("W:WK1:B35"), 10);
+    assert_eq!(table("W:WK50:B35"), -20);
+    // Black's square 50 is White's square 1, seen half a turn away.
+    assert_eq!(table("W:W35:BK50"), -10);
+    assert_eq!(table("W:W35:BK1"), 20);
+    assert_eq!(table("W:WK1,K49:BK50,K2"), 0);
+    assert_eq!(table("W:WK2:B35"), 0);
+    assert_eq!(table("W:W20:B35"), 0, "men are not on the table");
+}
+
 fn temp_path(name: &str) -> std::path::PathBuf {
     std::env::temp_dir().join(format!("tiao-eval-pattern-{}-{name}", std::process::id()))
 }

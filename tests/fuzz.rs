@@ -1408,17 +1408,24 @@ mod weights {
         m
     }
 
-    /// A pattern file of format version 1 (six dense terms, byte 11
-    /// reserved): the shipped Russian file with the four later terms cut
-    /// off. No shipped file has that format any more; users' files may.
+    /// The bytes of the weights after the region tables of sample `k`:
+    /// each dense term and then each king square, two i32 weights apiece,
+    /// just before the checksum.
+    fn tail_weights(k: usize) -> usize {
+        2 * (DENSE + PATTERN[k].0.squares() as usize)
+    }
+
+    /// A pattern file of format version 1 (six dense terms, no king
+    /// squares, byte 11 reserved): the shipped Russian file with the later
+    /// terms and the king squares cut off. No shipped file has that format
+    /// any more; users' files may.
     fn version_1_sample() -> Vec<u8> {
         let mut b = PATTERN[2].1.to_vec();
         b[8..10].copy_from_slice(&1u16.to_le_bytes());
         b[11] = 0;
         b[16..18].copy_from_slice(&(DENSE_V1 as u16).to_le_bytes());
-        // Each dense term is two i32 weights, just before the checksum.
         let end = b.len() - 8;
-        b.drain(end - (DENSE - DENSE_V1) * 8..end);
+        b.drain(end - (tail_weights(2) - 2 * DENSE_V1) * 4..end);
         reseal(raw(b)).bytes
     }
 
@@ -1428,13 +1435,14 @@ mod weights {
         samples
     }
 
-    /// Mutations of the dense weights (the last 48 bytes before the checksum).
+    /// Mutations of the weights after the region tables (the dense terms
+    /// and the king squares).
     fn dense_edit() -> impl Strategy<Value = Labelled> {
         (
             0..PATTERN.len(),
             proptest::collection::vec(
                 (
-                    0usize..12,
+                    0usize..2 * (DENSE + 50),
                     prop_oneof![
                         any::<i32>(),
                         Just(i32::MAX),
@@ -1447,8 +1455,10 @@ mod weights {
         )
             .prop_map(|(k, edits)| {
                 let mut b = PATTERN[k].1.to_vec();
-                let dense = b.len() - 8 - 48;
+                let n = tail_weights(k);
+                let dense = b.len() - 8 - 4 * n;
                 for &(i, v) in &edits {
+                    let i = i % n;
                     b[dense + 4 * i..dense + 4 * i + 4].copy_from_slice(&v.to_le_bytes());
                 }
                 reseal(Labelled {

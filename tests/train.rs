@@ -339,7 +339,9 @@ fn k_fit_finds_the_generating_scale() {
     assert!((k - 120.0).abs() < 15.0, "K = {k}");
 }
 
-/// A term trained "without" keeps a zero weight, and the others still learn.
+/// A term trained "without" keeps a zero weight, and the others still learn;
+/// so does the king-square table (which could otherwise stand in for the
+/// first king).
 #[test]
 fn training_without_a_term_leaves_its_weight_at_zero() {
     use tiao::eval::pattern_dense::{BALANCE, HAS_KING, MAN, dense};
@@ -356,15 +358,18 @@ fn training_without_a_term_leaves_its_weight_at_zero() {
     let (mut samples, _) = model.samples(&records);
     let without = vec![HAS_KING, BALANCE];
     samples.without(&without);
+    samples.without_king_squares();
     let cfg = TrainConfig {
         epochs: 3,
         lambda: 1.0,
         k: Some(1000.0),
         without,
+        no_king_squares: true,
         ..TrainConfig::default()
     };
     let t = trainer::train(&model, &samples, &samples.clone(), &cfg, &mut |_| {}).expect("train");
     assert_eq!(t.weights.dense[HAS_KING], (0, 0));
     assert_eq!(t.weights.dense[BALANCE], (0, 0));
+    assert!(t.weights.king_squares.iter().all(|&e| e == (0, 0)));
     assert!(t.history.last().expect("epochs").train < t.history[0].train);
 }

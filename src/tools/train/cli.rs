@@ -8,7 +8,7 @@ use super::model::Model;
 use super::plot::loss_svg;
 use super::trainer::{self, TrainConfig};
 use crate::board::Variant;
-use crate::eval::pattern::PatternEval;
+use crate::eval::pattern::{KING_SQUARES, PatternEval};
 use crate::eval::pattern_dense;
 use crate::eval::pattern_file::{PatternWeights, Phase};
 use crate::tools::match_runner::sprt::Sprt;
@@ -198,7 +198,8 @@ pub struct TrainArgs {
     pub threads: Option<usize>,
     /// Train without these dense terms (man, king, tempo, runaway,
     /// king-mobility, side-to-move, has-king, king-denied, long-diagonal,
-    /// balance): their weights stay zero, to measure what a term is worth.
+    /// balance) or the king-square table (king-squares): their weights stay
+    /// zero, to measure what a term is worth.
     #[arg(long, num_args = 1..)]
     pub without: Vec<String>,
     /// What blends the middle-game and endgame weights: the pieces left, or
@@ -367,16 +368,18 @@ fn train(a: &TrainArgs) -> Result<(), String> {
         .as_ref()
         .map(|p| PatternWeights::load(p, Some(variant)))
         .transpose()?;
+    let no_king_squares = a.without.iter().any(|n| n == KING_SQUARES);
     let without = a
         .without
         .iter()
+        .filter(|n| *n != KING_SQUARES)
         .map(|name| {
             pattern_dense::NAMES
                 .iter()
                 .position(|n| n == name)
                 .ok_or_else(|| {
                     format!(
-                        "--without: no dense term {name:?}; the terms are {}",
+                        "--without: no term {name:?}; the terms are {}, {KING_SQUARES}",
                         pattern_dense::NAMES.join(", ")
                     )
                 })
@@ -388,6 +391,10 @@ fn train(a: &TrainArgs) -> Result<(), String> {
     let (mut val_set, bad_v) = model.samples(&pick(&val_idx));
     train_set.without(&without);
     val_set.without(&without);
+    if no_king_squares {
+        train_set.without_king_squares();
+        val_set.without_king_squares();
+    }
     if bad_t + bad_v > 0 {
         eprintln!(
             "tiao train: skipped {} records that are not valid positions",
@@ -412,6 +419,7 @@ fn train(a: &TrainArgs) -> Result<(), String> {
         init,
         patience: a.patience.max(1),
         without,
+        no_king_squares,
     };
     let t = trainer::train(&model, &train_set, &val_set, &cfg, &mut |l| println!("{l}"))?;
     t.weights.save(&a.out)?;

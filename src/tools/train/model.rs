@@ -11,7 +11,10 @@
 //! - a *specific* table per region: the correction for that place (edges,
 //!   flanks), regularised harder, so it only moves away from zero where the
 //!   data supports it;
-//! - the dense terms (`crates/knowledge/src/eval/pattern_dense.rs`).
+//! - the dense terms (`crates/knowledge/src/eval/pattern_dense.rs`);
+//! - the king-square table, a value per square for a king of the player
+//!   there (a white king on `s` adds entry `s`, a black one subtracts the
+//!   entry of the square half a turn away, as the engine does).
 //!
 //! A player's value of region `r` in configuration `i` (seen from its own
 //! side) is `shared[band(r)][i] + specific[r][i]`. The engine's table entry
@@ -21,10 +24,13 @@
 //! exported tables reproduce the trained evaluation up to rounding.
 
 use super::data::{DECISIVE, Record};
-use crate::board::{Colour, Rules, Variant};
+use crate::bits::BitWord;
+use crate::board::{Colour, Geometry, Rules, Variant};
 use crate::eval::pattern::{drawish_divisor, phase};
 use crate::eval::pattern_dense::{DENSE, dense};
-use crate::eval::pattern_file::{Entry, PatternFileError, PatternWeights, Phase, SCALE};
+use crate::eval::pattern_file::{
+    Entry, PatternFileError, PatternWeights, Phase, SCALE, king_squares_of,
+};
 use crate::eval::pattern_layout::{CONFIGS, Layout, SWAP};
 use crate::eval::weights::Weights;
 use rayon::prelude::*;
@@ -50,6 +56,11 @@ pub struct Samples {
     pub index: Vec<u16>,
     /// `dense[s * DENSE + k]`: dense term values (White minus Black).
     pub dense: Vec<i16>,
+    /// The kings of sample `s` are `kings[king_at[s]..king_at[s + 1]]`:
+    /// `1 + q` for a white king on square `q` (0-based), `-(1 + q)` for a
+    /// black king on the square half a turn away from `q`.
+    pub kings: Vec<i8>,
+    pub king_at: Vec<u32>,
     /// Phase in [0, 1] (1: full board).
     pub phase: Vec<f32>,
     /// Game result for White: 1, 0.5, 0.
@@ -78,6 +89,22 @@ impl Samples {
             for &t in terms {
                 row[t] = 0;
             }
+        }
+    }
+
+    /// The samples with no king on any square of the king-square table:
+    /// an evaluation without it.
+    pub fn without_king_squares(&mut self) {
+        self.kings.clear();
+        self.king_at.fill(0);
+    }
+
+    /// The king-square entries of sample `n`.
+    #[inline(always)]
+    fn kings_of(&self, n: usize) -> &[i8] {
+        match (self.king_at.get(n), self.king_at.get(n + 1)) {
+            (Some(&a), Some(&b)) => self.kings.get(a as usize..b as usize).unwrap_or(&[]),
+            _ => &[],
         }
     }
 }
@@ -123,9 +150,13 @@ impl Model {
     pub fn dense_slot(&self) -> usize {
         (self.bands + self.regions()) * CONFIGS
     }
+    /// First slot of the king-square table.
+    pub fn king_slot(&self) -> usize {
+        self.dense_slot() + DENSE
+    }
     /// Number of slots (each a middle-game and an endgame value).
     pub fn slots(&self) -> usize {
-        self.dense_slot() + DENSE
+        self.king_slot() + king_squares_of(self.variant)
     }
 
     /// Whether slot `s` belongs to a shared table (for regularisation).
@@ -169,6 +200,11 @@ impl Model {
             p[2 * (d + k)] = w.dense[k].0 as f32 / s;
             p[2 * (d + k) + 1] = w.dense[k].1 as f32 / s;
         }
+        let ks = self.king_slot();
+        for (q, &(mg, eg)) in w.king_squares.iter().enumerate() {
+            p[2 * (ks + q)] = mg as f32 / s;
+            p[2 * (ks + q) + 1] = eg as f32 / s;
+        }
         Ok(p)
     }
 
@@ -208,6 +244,13 @@ impl Model {
                 (p[2 * (d + k) + 1] * s).round() as i32,
             );
         }
+        let ks = self.king_slot();
+        for (q, e) in w.king_squares.iter_mut().enumerate() {
+            *e = (
+                (p[2 * (ks + q)] * s).round() as i32,
+                (p[2 * (ks + q) + 1] * s).round() as i32,
+            );
+        }
         w.k = k;
         w.phase = self.phase;
         w.note = note;
@@ -225,13 +268,23 @@ impl Model {
 
     fn samples_of<R: Rules>(&self, records: &[Record]) -> (Samples, usize) {
         let regions = self.regions();
-        type One = (Vec<u16>, [i16; DENSE], f32, f32, f32, bool, [u8; 2]);
+        type One = (
+            Vec<u16>,
+            [i16; DENSE],
+            Vec<i8>,
+            f32,
+            f32,
+            f32,
+            bool,
+            [u8; 2],
+        );
+        let last = R::Geometry::SQUARES - 1;
         let decoded: Vec<Option<One>> = records
             .par_iter()
             .map(|rec| {
                 let pos = rec.position::<R>().ok()?;
-                let white = crate::bits::BitWord::to_u128(pos.men(Colour::White)) as u64;
-                let black = crate::bits::BitWord::to_u128(pos.men(Colour::Black)) as u64;
+                let white = pos.men(Colour::White).to_u128() as u64;
+                let black = pos.men(Colour::Black).to_u128() as u64;
                 let index = self
                     .layout
                     .regions
@@ -240,12 +293,20 @@ impl Model {
                     .collect();
                 let f = dense(&pos);
                 let dense = f.map(|x| x.clamp(i16::MIN as i32, i16::MAX as i32) as i16);
+                let square = |b| R::Geometry::square_of(b);
+                let kings = (pos.kings(Colour::White).iter())
+                    .map(|b| 1 + square(b) as i8)
+                    .chain(
+                        (pos.kings(Colour::Black).iter()).map(|b| -(1 + (last - square(b)) as i8)),
+                    )
+                    .collect();
                 let result = (f32::from(rec.result) + 1.0) / 2.0;
                 let divisor = |c| drawish_divisor(&pos, c) as u8;
                 let drawish = [divisor(Colour::White), divisor(Colour::Black)];
                 Some((
                     index,
                     dense,
+                    kings,
                     phase(self.phase, &pos) as f32 / 256.0,
                     result,
                     f32::from(rec.score),
@@ -256,14 +317,17 @@ impl Model {
             .collect();
         let mut s = Samples {
             regions,
+            king_at: vec![0],
             ..Samples::default()
         };
         let mut bad = 0;
         for d in decoded {
             match d {
-                Some((index, dense, ph, result, score, decisive, drawish)) => {
+                Some((index, dense, kings, ph, result, score, decisive, drawish)) => {
                     s.index.extend(index);
                     s.dense.extend(dense);
+                    s.kings.extend(kings);
+                    s.king_at.push(s.kings.len() as u32);
                     s.phase.push(ph);
                     s.result.push(result);
                     s.score.push(score);
@@ -330,6 +394,10 @@ impl Model {
             mg += v * p[2 * (d + k)];
             eg += v * p[2 * (d + k) + 1];
         }
+        for (slot, sign) in self.king_slots(s, n) {
+            mg += sign * p[2 * slot];
+            eg += sign * p[2 * slot + 1];
+        }
         mg * ph + eg * (1.0 - ph)
     }
 
@@ -350,5 +418,23 @@ impl Model {
             grad[2 * (d + k)] += gm * v;
             grad[2 * (d + k) + 1] += ge * v;
         }
+        for (slot, sign) in self.king_slots(s, n) {
+            grad[2 * slot] += sign * gm;
+            grad[2 * slot + 1] += sign * ge;
+        }
+    }
+
+    /// The king-square slots that sample `n` reads, with their sign.
+    #[inline(always)]
+    fn king_slots<'a>(
+        &'a self,
+        s: &'a Samples,
+        n: usize,
+    ) -> impl Iterator<Item = (usize, f32)> + 'a {
+        let ks = self.king_slot();
+        s.kings_of(n).iter().map(move |&k| {
+            let q = usize::from(k.unsigned_abs()) - 1;
+            (ks + q, if k > 0 { 1.0 } else { -1.0 })
+        })
     }
 }

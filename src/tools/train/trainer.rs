@@ -48,6 +48,9 @@ pub struct TrainConfig {
     /// held at zero, as if the evaluation did not have them. The samples
     /// must have them zeroed too ([`Samples::without`]).
     pub without: Vec<usize>,
+    /// The king-square table held at zero (the samples must have no kings
+    /// in it: [`Samples::without_king_squares`]).
+    pub no_king_squares: bool,
 }
 
 impl Default for TrainConfig {
@@ -67,6 +70,7 @@ impl Default for TrainConfig {
             init: None,
             patience: 3,
             without: Vec::new(),
+            no_king_squares: false,
         }
     }
 }
@@ -229,6 +233,9 @@ pub fn train(
         let slot = model.dense_slot() + term;
         p[2 * slot] = 0.0;
         p[2 * slot + 1] = 0.0;
+    }
+    if cfg.no_king_squares {
+        p[2 * model.king_slot()..].fill(0.0);
     }
     let n = p.len();
     let (mut m, mut v) = (vec![0f32; n], vec![0f32; n]);

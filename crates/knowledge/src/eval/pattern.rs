@@ -1,8 +1,9 @@
 //! The pattern evaluation: weight tables indexed by the contents of
 //! overlapping 4x4 regions of the board (`pattern_layout.rs`), plus the
 //! terms a region cannot see (material, runaway men, tempo, king mobility,
-//! the side to move: `pattern_dense.rs`), interpolated between middle game
-//! and endgame by the number of pieces. The weights are fitted to game results by
+//! the side to move: `pattern_dense.rs`) and a table of king squares,
+//! interpolated between middle game and endgame by the number of pieces or
+//! the men's advancement. The weights are fitted to game results by
 //! `tiao train` and stored in `weights-pattern-<variant>.bin`
 //! (`pattern_file.rs`).
 //!
@@ -24,7 +25,10 @@ use std::marker::PhantomData;
 use std::sync::Arc;
 use tiao_core::bits::BitWord;
 use tiao_core::game::Evaluate;
-use tiao_draughts::board::{Colour, Position, Rules, Variant};
+use tiao_draughts::board::{Colour, Geometry, Position, Rules, Variant};
+
+/// The name of the king-square table among the evaluation's terms.
+pub const KING_SQUARES: &str = "king-squares";
 
 /// The built-in weights files, compiled in.
 const BUILTIN: [(Variant, &[u8]); 3] = [
@@ -158,9 +162,15 @@ fn terms<R: Rules>(w: &PatternWeights, pos: &Position<R>) -> Vec<Term> {
             score: mix(f[i] * a, f[i] * b),
         });
     }
+    let (kmg, keg) = king_square_sum(w, pos);
+    out.push(Term {
+        name: KING_SQUARES,
+        value: (pos.kings(Colour::White).count() + pos.kings(Colour::Black).count()) as i32,
+        score: mix(kmg, keg),
+    });
     let whole = score(w, pos);
     let unscaled = {
-        let (mut mg, mut eg) = (mg, eg);
+        let (mut mg, mut eg) = (mg + kmg, eg + keg);
         for (v, &(a, b)) in f.iter().zip(&w.dense) {
             mg += v * a;
             eg += v * b;
@@ -219,6 +229,27 @@ fn sum_of(w: &PatternWeights, indices: &RegionIndices) -> (i32, i32) {
     (mg, eg)
 }
 
+/// The king-square table summed over the kings, White's view (table
+/// units, middle game and endgame): a white king on square `s` adds entry
+/// `s`, a black one subtracts the entry of the square half a turn away.
+#[inline(always)]
+fn king_square_sum<R: Rules>(w: &PatternWeights, pos: &Position<R>) -> (i32, i32) {
+    let last = R::Geometry::SQUARES - 1;
+    let entry = |sq: u32| w.king_squares.get(sq as usize).copied().unwrap_or((0, 0));
+    let (mut mg, mut eg) = (0, 0);
+    for b in pos.kings(Colour::White).iter() {
+        let (a, e) = entry(R::Geometry::square_of(b));
+        mg += a;
+        eg += e;
+    }
+    for b in pos.kings(Colour::Black).iter() {
+        let (a, e) = entry(last - R::Geometry::square_of(b));
+        mg -= a;
+        eg -= e;
+    }
+    (mg, eg)
+}
+
 /// The evaluation with weights `w`, centi-men, White's view.
 #[inline]
 fn score<R: Rules>(w: &PatternWeights, pos: &Position<R>) -> i32 {
@@ -237,6 +268,12 @@ fn score_from<R: Rules>(
     for (v, &(a, b)) in f.iter().zip(&w.dense) {
         mg += v * a;
         eg += v * b;
+    }
+    // Kings are rare before the endgame: most nodes skip the table.
+    if pos.all_kings().any() {
+        let (a, b) = king_square_sum(w, pos);
+        mg += a;
+        eg += b;
     }
     debug_assert_eq!(f.len(), DENSE);
     let phase = match w.phase {

@@ -7,7 +7,7 @@
 //! ```text
 //! offset  size  field
 //!      0     8  magic "TIAOPATW"
-//!      8     2  format version (2; version 1 is read too)
+//!      8     2  format version (3; versions 1 and 2 are read too)
 //!     10     1  variant (0 international, 1 brazilian, 2 russian, 3 canadian)
 //!     11     1  phase: 0 by the pieces left, 1 by the men's advancement
 //!                   (version 2; reserved, read as 0, in version 1)
@@ -20,14 +20,18 @@
 //!     28     N  note (UTF-8: how the weights were trained)
 //!   28+N  R*6561*4   tables: per region, per configuration, mg and eg (i16 each)
 //!      .   D*8  dense weights: per term, mg and eg (i32 each)
+//!      .   Q*8  king squares (version 3): per square of the board, in the
+//!               standard numbering (Q = 50 on 10x10, 32 on 8x8), what a
+//!               white king there is worth, mg and eg (i32 each)
 //!      .     8  checksum: FNV-1a 64 of every byte before it
 //! ```
 //!
 //! Reading checks everything a damaged or foreign file could get wrong and
 //! says which check failed; the engine keeps its current evaluation then.
 //!
-//! Version 1 files have only the first six dense terms. They are read with
-//! zero weights for the others, which evaluates exactly as they did.
+//! Version 1 files have only the first six dense terms, version 1 and 2
+//! files no king squares. They are read with zero weights for what they
+//! lack, which evaluates exactly as they did.
 
 use super::features::Feature;
 use super::pattern_dense;
@@ -39,8 +43,8 @@ use tiao_draughts::board::Variant;
 
 /// The file's first bytes.
 pub const MAGIC: &[u8; 8] = b"TIAOPATW";
-/// The format version this build writes (it also reads version 1).
-pub const VERSION: u16 = 2;
+/// The format version this build writes (it also reads versions 1 and 2).
+pub const VERSION: u16 = 3;
 /// Dense terms (see `pattern_dense.rs`).
 pub const DENSE: usize = pattern_dense::DENSE;
 /// Table units per centi-man: patterns are stored finer than a centi-man,
@@ -100,6 +104,11 @@ pub struct PatternWeights {
     pub tables: Vec<Entry>,
     /// Middle-game and endgame weight of each dense term, in 1/SCALE centi-men.
     pub dense: [(i32, i32); DENSE],
+    /// `king_squares[s]`: middle-game and endgame value of a white king on
+    /// square `s` (0-based standard numbering), in 1/SCALE centi-men. A
+    /// black king on `s` counts minus the entry of the square half a turn
+    /// away, so colour symmetry holds by construction. One per square.
+    pub king_squares: Vec<(i32, i32)>,
     /// What blends the middle-game and endgame weights.
     pub phase: Phase,
     /// The logistic scale of training (centi-men); information only.
@@ -149,6 +158,11 @@ pub enum PatternFileError {
         term: usize,
         value: i32,
     },
+    /// A king-square weight beyond [`MAX_DENSE`] (square: 0-based).
+    KingSquareOutOfRange {
+        square: usize,
+        value: i32,
+    },
 }
 
 impl fmt::Display for PatternFileError {
@@ -195,6 +209,11 @@ impl fmt::Display for PatternFileError {
                 "the {} weight {value} is beyond ±{MAX_DENSE} (a won game per unit): the file is corrupt",
                 pattern_dense::NAMES.get(*term).copied().unwrap_or("dense")
             ),
+            PatternFileError::KingSquareOutOfRange { square, value } => write!(
+                f,
+                "the weight {value} of a king on square {} is beyond ±{MAX_DENSE}: the file is corrupt",
+                square + 1
+            ),
         }
     }
 }
@@ -219,6 +238,11 @@ pub fn variant_code(v: Variant) -> u8 {
 /// The variant of a byte code.
 pub fn variant_of_code(c: u8) -> Option<Variant> {
     Variant::ALL.get(c as usize).copied()
+}
+
+/// The squares of a variant's board: the entries of its king-square table.
+pub fn king_squares_of(v: Variant) -> usize {
+    v.squares() as usize
 }
 
 /// A little-endian reader over a byte slice that reports truncation.
@@ -286,6 +310,7 @@ impl PatternWeights {
         Ok(PatternWeights {
             variant,
             tables: vec![Entry::default(); layout.len() * CONFIGS],
+            king_squares: vec![(0, 0); king_squares_of(variant)],
             layout,
             dense,
             phase: Phase::Pieces,
@@ -312,7 +337,7 @@ impl PatternWeights {
             out.extend_from_slice(&e.mg.to_le_bytes());
             out.extend_from_slice(&e.eg.to_le_bytes());
         }
-        for &(mg, eg) in &self.dense {
+        for &(mg, eg) in self.dense.iter().chain(&self.king_squares) {
             out.extend_from_slice(&mg.to_le_bytes());
             out.extend_from_slice(&eg.to_le_bytes());
         }
@@ -334,7 +359,7 @@ impl PatternWeights {
         let version = r.u16()?;
         let dense_expected = match version {
             1 => pattern_dense::DENSE_V1,
-            VERSION => DENSE,
+            2 | VERSION => DENSE,
             _ => return Err(PatternFileError::UnsupportedVersion(version)),
         };
         let code = r.u8()?;
@@ -354,6 +379,11 @@ impl PatternWeights {
         };
         let layout =
             Layout::for_variant(variant).ok_or(PatternFileError::UnsupportedBoard(variant))?;
+        let king_n = if version >= 3 {
+            king_squares_of(variant)
+        } else {
+            0
+        };
         let (regions, squares, dense_n, scale) = (r.u16()?, r.u16()?, r.u16()?, r.u16()?);
         if regions as usize != layout.len()
             || squares as usize != REGION_SQUARES
@@ -371,7 +401,7 @@ impl PatternWeights {
         let note_len = r.u32()? as usize;
         // Check the whole length before reading the body, so a truncated
         // file reports its size rather than a field deep inside.
-        let body = layout.len() * CONFIGS * 4 + dense_expected * 8 + 8;
+        let body = layout.len() * CONFIGS * 4 + (dense_expected + king_n) * 8 + 8;
         let needed = FIXED_HEADER.saturating_add(note_len).saturating_add(body);
         if bytes.len() < needed {
             return Err(PatternFileError::Truncated {
@@ -412,12 +442,22 @@ impl PatternWeights {
                 }
             }
         }
+        let mut king_squares = vec![(0, 0); king_squares_of(variant)];
+        for (square, d) in king_squares.iter_mut().enumerate().take(king_n) {
+            *d = (r.i32()?, r.i32()?);
+            for value in [d.0, d.1] {
+                if !(-MAX_DENSE..=MAX_DENSE).contains(&value) {
+                    return Err(PatternFileError::KingSquareOutOfRange { square, value });
+                }
+            }
+        }
         let _checksum = r.u64()?;
         let w = PatternWeights {
             variant,
             layout,
             tables,
             dense,
+            king_squares,
             phase,
             k,
             note,
@@ -467,11 +507,15 @@ mod tests {
 
     const INTERNATIONAL: &[u8] = include_bytes!("weights-pattern-international.bin");
 
-    /// The file with dense weight `k` (0..20: mg and eg of each term) set
-    /// to `value`, its checksum made right.
+    /// King-square entries of the international file.
+    const KING_SQUARES: usize = 50;
+
+    /// The file with weight `k` after the tables set to `value`, its
+    /// checksum made right: 0..20 are the mg and eg of each dense term,
+    /// then come those of each king square.
     fn with_dense(k: usize, value: i32) -> Vec<u8> {
         let mut b = current(INTERNATIONAL);
-        let at = b.len() - 8 - DENSE * 8 + 4 * k;
+        let at = b.len() - 8 - (DENSE + KING_SQUARES) * 8 + 4 * k;
         b[at..at + 4].copy_from_slice(&value.to_le_bytes());
         resealed(b)
     }
@@ -491,9 +535,18 @@ mod tests {
             .to_bytes()
     }
 
-    /// `w` written in format version 1: six dense terms.
-    fn version_1(w: &PatternWeights) -> Vec<u8> {
+    /// `w` written in format version 2: no king squares.
+    fn version_2(w: &PatternWeights) -> Vec<u8> {
         let mut b = w.to_bytes();
+        b[8..10].copy_from_slice(&2u16.to_le_bytes());
+        let end = b.len() - 8;
+        b.drain(end - KING_SQUARES * 8..end);
+        resealed(b)
+    }
+
+    /// `w` written in format version 1: six dense terms, no king squares.
+    fn version_1(w: &PatternWeights) -> Vec<u8> {
+        let mut b = version_2(w);
         b[8..10].copy_from_slice(&1u16.to_le_bytes());
         b[16..18].copy_from_slice(&(pattern_dense::DENSE_V1 as u16).to_le_bytes());
         let end = b.len() - 8;
@@ -502,10 +555,34 @@ mod tests {
     }
 
     #[test]
+    fn version_2_files_read_with_an_empty_king_square_table() {
+        let mut w = PatternWeights::from_bytes(INTERNATIONAL, None).expect("shipped weights");
+        w.king_squares.fill((0, 0));
+        let old = version_2(&w);
+        assert!(PatternWeights::from_bytes(&old, None) == Ok(w.clone()));
+        // A version 2 header over a version 3 body has bytes left over.
+        let mut b = w.to_bytes();
+        b[8..10].copy_from_slice(&2u16.to_le_bytes());
+        let e = PatternWeights::from_bytes(&resealed(b), None).expect_err("mixed formats");
+        assert_eq!(e, PatternFileError::TrailingBytes(KING_SQUARES * 8));
+    }
+
+    #[test]
+    fn the_king_square_table_round_trips() {
+        let mut w = PatternWeights::from_bytes(INTERNATIONAL, None).expect("shipped weights");
+        assert_eq!(w.king_squares.len(), KING_SQUARES);
+        for (q, e) in w.king_squares.iter_mut().enumerate() {
+            *e = (q as i32 * 3 - 70, 41 - q as i32);
+        }
+        assert!(PatternWeights::from_bytes(&w.to_bytes(), None) == Ok(w));
+    }
+
+    #[test]
     fn version_1_files_read_with_zero_weights_for_the_later_terms() {
         let mut w = PatternWeights::from_bytes(INTERNATIONAL, None).expect("shipped weights");
         w.dense[pattern_dense::DENSE_V1..].fill((0, 0));
         w.dense[pattern_dense::MAN] = (800, 900);
+        w.king_squares.fill((0, 0));
         // Version 1 blends by pieces.
         w.phase = Phase::Pieces;
         let old = version_1(&w);
@@ -563,7 +640,16 @@ mod tests {
             assert_eq!(e, PatternFileError::DenseOutOfRange { term: k / 2, value });
             assert!(e.to_string().contains(pattern_dense::NAMES[k / 2]), "{e}");
         }
-        for (k, value) in [(0, MAX_DENSE), (3, -MAX_DENSE)] {
+        for (k, value) in [(2 * DENSE, MAX_DENSE + 1), (2 * DENSE + 99, i32::MIN)] {
+            let e = PatternWeights::from_bytes(&with_dense(k, value), None).expect_err("too large");
+            let square = (k - 2 * DENSE) / 2;
+            assert_eq!(e, PatternFileError::KingSquareOutOfRange { square, value });
+            assert!(
+                e.to_string().contains(&format!("square {}", square + 1)),
+                "{e}"
+            );
+        }
+        for (k, value) in [(0, MAX_DENSE), (3, -MAX_DENSE), (2 * DENSE + 7, MAX_DENSE)] {
             PatternWeights::from_bytes(&with_dense(k, value), None).expect("within bounds");
         }
     }
@@ -580,6 +666,7 @@ mod tests {
                 .iter_mut()
                 .for_each(|e| *e = Entry { mg: t, eg: t });
             w.dense = [(sign * MAX_DENSE, sign * MAX_DENSE); DENSE];
+            w.king_squares.fill((sign * MAX_DENSE, sign * MAX_DENSE));
             let e = PatternEval::builtin().with(w);
             for p in crate::eval::extreme_positions::<R>() {
                 e.white_score(&p);
