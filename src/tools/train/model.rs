@@ -28,9 +28,7 @@ use crate::bits::BitWord;
 use crate::board::{Colour, Geometry, Rules, Variant};
 use crate::eval::pattern::{drawish_divisor, phase};
 use crate::eval::pattern_dense::{DENSE, dense};
-use crate::eval::pattern_file::{
-    Entry, PatternFileError, PatternWeights, Phase, SCALE, king_squares_of,
-};
+use crate::eval::pattern_file::{Entry, PatternFileError, PatternWeights, Phase, SCALE};
 use crate::eval::pattern_layout::{CONFIGS, Layout, SWAP};
 use crate::eval::weights::Weights;
 use rayon::prelude::*;
@@ -156,7 +154,7 @@ impl Model {
     }
     /// Number of slots (each a middle-game and an endgame value).
     pub fn slots(&self) -> usize {
-        self.king_slot() + king_squares_of(self.variant)
+        self.king_slot() + self.variant.squares() as usize
     }
 
     /// Whether slot `s` belongs to a shared table (for regularisation).

@@ -240,11 +240,6 @@ pub fn variant_of_code(c: u8) -> Option<Variant> {
     Variant::ALL.get(c as usize).copied()
 }
 
-/// The squares of a variant's board: the entries of its king-square table.
-pub fn king_squares_of(v: Variant) -> usize {
-    v.squares() as usize
-}
-
 /// A little-endian reader over a byte slice that reports truncation.
 struct Reader<'a> {
     bytes: &'a [u8],
@@ -286,6 +281,21 @@ impl<'a> Reader<'a> {
     fn u64(&mut self) -> Result<u64, PatternFileError> {
         Ok(u64::from_le_bytes(self.array()?))
     }
+    /// A middle-game and an endgame weight within ±[`MAX_DENSE`]; `beyond`
+    /// names the error of a value outside.
+    fn weight_pair(
+        &mut self,
+        beyond: impl Fn(i32) -> PatternFileError,
+    ) -> Result<(i32, i32), PatternFileError> {
+        let pair = (self.i32()?, self.i32()?);
+        match [pair.0, pair.1]
+            .into_iter()
+            .find(|v| !(-MAX_DENSE..=MAX_DENSE).contains(v))
+        {
+            Some(value) => Err(beyond(value)),
+            None => Ok(pair),
+        }
+    }
 }
 
 impl PatternWeights {
@@ -310,7 +320,7 @@ impl PatternWeights {
         Ok(PatternWeights {
             variant,
             tables: vec![Entry::default(); layout.len() * CONFIGS],
-            king_squares: vec![(0, 0); king_squares_of(variant)],
+            king_squares: vec![(0, 0); variant.squares() as usize],
             layout,
             dense,
             phase: Phase::Pieces,
@@ -380,7 +390,7 @@ impl PatternWeights {
         let layout =
             Layout::for_variant(variant).ok_or(PatternFileError::UnsupportedBoard(variant))?;
         let king_n = if version >= 3 {
-            king_squares_of(variant)
+            variant.squares() as usize
         } else {
             0
         };
@@ -435,21 +445,11 @@ impl PatternWeights {
             .collect();
         let mut dense = [(0, 0); DENSE];
         for (term, d) in dense.iter_mut().enumerate().take(dense_expected) {
-            *d = (r.i32()?, r.i32()?);
-            for value in [d.0, d.1] {
-                if !(-MAX_DENSE..=MAX_DENSE).contains(&value) {
-                    return Err(PatternFileError::DenseOutOfRange { term, value });
-                }
-            }
+            *d = r.weight_pair(|value| PatternFileError::DenseOutOfRange { term, value })?;
         }
-        let mut king_squares = vec![(0, 0); king_squares_of(variant)];
+        let mut king_squares = vec![(0, 0); variant.squares() as usize];
         for (square, d) in king_squares.iter_mut().enumerate().take(king_n) {
-            *d = (r.i32()?, r.i32()?);
-            for value in [d.0, d.1] {
-                if !(-MAX_DENSE..=MAX_DENSE).contains(&value) {
-                    return Err(PatternFileError::KingSquareOutOfRange { square, value });
-                }
-            }
+            *d = r.weight_pair(|value| PatternFileError::KingSquareOutOfRange { square, value })?;
         }
         let _checksum = r.u64()?;
         let w = PatternWeights {
