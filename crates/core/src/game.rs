@@ -106,6 +106,12 @@ pub trait Game: Copy + Send + Sync + Debug + 'static {
     fn is_threatened(&self) -> bool {
         false
     }
+    /// Quiet moves of a quiet position that the quiescence search looks
+    /// at after standing pat (promotions and exchanges in draughts); none
+    /// by default.
+    fn horizon_moves(&self, list: &mut Self::MoveList) {
+        list.clear();
+    }
     /// Captures and other moves the search must not reduce or prune.
     fn is_tactical(&self, mv: &Self::Move) -> bool;
     /// A compact identity of a move for the transposition table; distinct

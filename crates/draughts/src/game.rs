@@ -61,6 +61,10 @@ impl<R: Rules> Game for Position<R> {
     fn is_threatened(&self) -> bool {
         movegen::has_capture(&self.with_side(!Position::side(self)))
     }
+    #[inline]
+    fn horizon_moves(&self, list: &mut Self::MoveList) {
+        movegen::horizon_moves(self, list)
+    }
     #[inline(always)]
     fn is_tactical(&self, mv: &Self::Move) -> bool {
         mv.is_capture() || mv.promotes

@@ -41,6 +41,9 @@ const PROBCUT_MIN_DEPTH: i32 = 5;
 /// position is within this much of alpha (a line that far below it fails
 /// low whatever the threat does).
 const THREAT_MARGIN: Score = 200;
+/// Quiescence: the horizon moves (promotions, exchanges) are looked at
+/// only while the standing score is within this much of alpha.
+const HORIZON_MARGIN: Score = 100;
 /// Reverse futility pruning margin per ply of depth.
 const FUTILITY_MARGIN: Score = 90;
 const FUTILITY_MAX_DEPTH: i32 = 3;
@@ -711,7 +714,9 @@ impl<'a, G: Game, E: Evaluate<G>> Worker<'a, G, E> {
     /// standing pat while one exists); in a quiet position trust the
     /// evaluation, unless the opponent threatens a capture at the horizon
     /// and the position is within reach of alpha, in which case look one
-    /// move further, once.
+    /// move further, once; otherwise, within a man of alpha, stand pat and
+    /// look at the game's horizon moves (promotions and, without kings,
+    /// exchanges in draughts), as Scan 2.0 does.
     #[allow(clippy::too_many_arguments)]
     fn qsearch(
         &mut self,
@@ -740,24 +745,34 @@ impl<'a, G: Game, E: Evaluate<G>> Worker<'a, G, E> {
             return self.evaluate(pos, state);
         }
         let quiet = pos.is_quiet();
+        let mut list = G::MoveList::default();
+        let mut best = -INFINITE;
         if quiet {
             self.leaf_plies += ply as u64;
             self.leaves += 1;
             let stand = self.evaluate(pos, state);
-            if stand >= beta
-                || !threat_check
-                || stand + THREAT_MARGIN <= alpha
-                || !pos.is_threatened()
-            {
+            if stand >= beta {
                 return stand;
             }
+            let threatened = threat_check && stand + THREAT_MARGIN > alpha && pos.is_threatened();
+            if !threatened {
+                if stand + HORIZON_MARGIN <= alpha {
+                    return stand;
+                }
+                pos.horizon_moves(&mut list);
+                if list.is_empty() {
+                    return stand;
+                }
+                best = stand;
+                alpha = alpha.max(stand);
+            }
         }
-        let mut list = G::MoveList::default();
-        pos.generate(&mut list);
         if list.is_empty() {
-            return verdict_score(pos.no_move_verdict(), ply);
+            pos.generate(&mut list);
+            if list.is_empty() {
+                return verdict_score(pos.no_move_verdict(), ply);
+            }
         }
-        let mut best = -INFINITE;
         for mv in list.as_slice() {
             let child = pos.play(mv);
             self.visit();

@@ -10,9 +10,11 @@
 //! shifts of the men and from king slides.
 
 mod capture;
+mod horizon;
 mod path;
 mod perft;
 
+pub use horizon::horizon_moves;
 pub use path::capture_paths;
 pub use perft::{Counting, perft, perft_divide, perft_parallel};
 

@@ -1,0 +1,44 @@
+//! Quiet moves the quiescence search looks at in a quiet position, after
+//! standing pat: promotions, and, while no king is on the board, exchanges
+//! (a man steps where the opponent must take it and, whatever it takes, a
+//! capture comes back). Scan 2.0 looks at the same two kinds: a static
+//! evaluation cannot see a man about to crown, nor a trade that is one
+//! move away, and in the king-less middle game the trades decide.
+
+use super::{MoveList, generate, generate_captures, has_capture};
+use crate::board::{Position, Rules};
+use tiao_core::bits::BitWord;
+
+/// The horizon moves of a quiet position (cleared first): promotions, then
+/// exchanges when neither side has a king.
+pub fn horizon_moves<R: Rules>(pos: &Position<R>, list: &mut MoveList<R>) {
+    list.clear();
+    let mut all = MoveList::<R>::new();
+    generate(pos, &mut all);
+    let exchanges = !pos.all_kings().any();
+    let mut replies = MoveList::<R>::new();
+    for mv in &all {
+        if mv.is_capture() {
+            // Not a quiet position: every move is forced already.
+            list.clear();
+            return;
+        }
+        if mv.promotes {
+            list.push(*mv);
+        } else if exchanges && is_exchange(pos, mv, &mut replies) {
+            list.push(*mv);
+        }
+    }
+}
+
+/// Whether the opponent must capture after `mv` and every capture it has
+/// leaves the mover a capture back.
+fn is_exchange<R: Rules>(
+    pos: &Position<R>,
+    mv: &crate::board::Move<crate::board::Word<R>>,
+    replies: &mut MoveList<R>,
+) -> bool {
+    let after = pos.play(mv);
+    generate_captures(&after, replies);
+    !replies.is_empty() && replies.iter().all(|r| has_capture(&after.play(r)))
+}
