@@ -23,9 +23,7 @@ pub fn horizon_moves<R: Rules>(pos: &Position<R>, list: &mut MoveList<R>) {
             list.clear();
             return;
         }
-        if mv.promotes {
-            list.push(*mv);
-        } else if exchanges && is_exchange(pos, mv, &mut replies) {
+        if mv.promotes || (exchanges && is_exchange(pos, mv, &mut replies)) {
             list.push(*mv);
         }
     }
