@@ -6,7 +6,7 @@
 //! move away, and in the king-less middle game the trades decide.
 
 use super::{MoveList, generate, generate_captures, has_capture};
-use crate::board::{Position, Rules};
+use crate::board::{Move, Position, Rules, Word};
 use tiao_core::bits::BitWord;
 
 /// The horizon moves of a quiet position (cleared first): promotions, then
@@ -15,14 +15,14 @@ pub fn horizon_moves<R: Rules>(pos: &Position<R>, list: &mut MoveList<R>) {
     list.clear();
     let mut all = MoveList::<R>::new();
     generate(pos, &mut all);
+    // With a capture pending every move is one (the rule forces it): the
+    // position is not quiet and quiescence resolves it as captures.
+    if all.first().is_some_and(|mv| mv.is_capture()) {
+        return;
+    }
     let exchanges = !pos.all_kings().any();
     let mut replies = MoveList::<R>::new();
     for mv in &all {
-        if mv.is_capture() {
-            // Not a quiet position: every move is forced already.
-            list.clear();
-            return;
-        }
         if mv.promotes || (exchanges && is_exchange(pos, mv, &mut replies)) {
             list.push(*mv);
         }
@@ -31,11 +31,7 @@ pub fn horizon_moves<R: Rules>(pos: &Position<R>, list: &mut MoveList<R>) {
 
 /// Whether the opponent must capture after `mv` and every capture it has
 /// leaves the mover a capture back.
-fn is_exchange<R: Rules>(
-    pos: &Position<R>,
-    mv: &crate::board::Move<crate::board::Word<R>>,
-    replies: &mut MoveList<R>,
-) -> bool {
+fn is_exchange<R: Rules>(pos: &Position<R>, mv: &Move<Word<R>>, replies: &mut MoveList<R>) -> bool {
     let after = pos.play(mv);
     generate_captures(&after, replies);
     !replies.is_empty() && replies.iter().all(|r| has_capture(&after.play(r)))
