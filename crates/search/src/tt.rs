@@ -7,6 +7,10 @@
 //! treated as a miss, so a torn entry can never be mistaken for a hit.
 //! Entries come in buckets of four, one cache line, and a new result replaces
 //! the least valuable entry of its bucket (shallow or from an old search).
+//!
+//! On Linux the table asks for transparent huge pages: a probe is a cache
+//! miss at almost every node, and with 4 KiB pages it is a TLB miss too,
+//! whose page walk is another trip to memory (`docs/benchmarks.md`).
 
 use super::score::Score;
 use std::sync::atomic::{AtomicU8, AtomicU64, Ordering};
@@ -146,6 +150,8 @@ impl TranspositionTable {
         }
         let mut buckets = Vec::new();
         buckets.try_reserve_exact(n).map_err(|_| too_large)?;
+        // Before the first write: the pages are chosen when first touched.
+        advise_huge_pages(&mut buckets);
         buckets.resize_with(n, Bucket::default);
         Ok(TranspositionTable {
             buckets,
@@ -269,6 +275,40 @@ impl TranspositionTable {
         }
     }
 }
+
+/// Ask the kernel to back the spare capacity of `v` with transparent huge
+/// pages (2 MiB), where it allows them (`/sys/kernel/mm/transparent_hugepage`
+/// set to `madvise` or `always`); a refusal changes nothing but speed, so
+/// it is ignored. Only the whole 2 MiB pages inside the allocation are
+/// named: the advice applies to whole pages.
+#[cfg(target_os = "linux")]
+fn advise_huge_pages<T>(v: &mut Vec<T>) {
+    const HUGE_PAGE: usize = 2 << 20;
+    let spare = v.spare_capacity_mut();
+    let start = spare.as_mut_ptr() as usize;
+    let end = start + std::mem::size_of_val(spare);
+    let first = start.next_multiple_of(HUGE_PAGE);
+    let last = end - end % HUGE_PAGE;
+    if last > first {
+        // SAFETY: `first..last` lies inside `v`'s allocation, which this
+        // function borrows mutably, so no other reference into it exists.
+        // MADV_HUGEPAGE neither reads nor writes the memory nor changes its
+        // contents or validity: it only tells the kernel which page size to
+        // use when the pages are first touched (or merged later). Failure
+        // is reported through the return value, which leaves the memory
+        // as it was.
+        unsafe {
+            libc::madvise(
+                first as *mut libc::c_void,
+                last - first,
+                libc::MADV_HUGEPAGE,
+            );
+        }
+    }
+}
+
+#[cfg(not(target_os = "linux"))]
+fn advise_huge_pages<T>(_: &mut Vec<T>) {}
 
 fn buckets_for_mib(mib: usize) -> usize {
     mib.max(1).saturating_mul(1 << 20) / BUCKET_BYTES
