@@ -591,11 +591,23 @@ impl<'a, G: Game, E: Evaluate<G>> Worker<'a, G, E> {
         let n = list.len();
         for i in 0..n {
             pick_next(list.as_mut_slice(), &mut scores, i);
-            let mv = &list.as_slice()[i];
+            let mv = &list.as_slice()[i].clone(); // `list` is reordered below
             let child = pos.play(mv);
             if depth >= 2 {
-                // The child probes the table first thing: fetch its bucket now.
-                self.sh.tt.prefetch(child.hash());
+                // Each child probes the table first thing, a memory miss
+                // most of the time. The first move usually cuts off: fetch
+                // its bucket as it is played. Past it the node will likely
+                // search every move: fetch the next sibling's bucket while
+                // this child's subtree is searched (the keys fix the order,
+                // so picking it early changes nothing).
+                if i <= 1 {
+                    self.sh.tt.prefetch(child.hash());
+                }
+                if i >= 1 && i + 1 < n {
+                    pick_next(list.as_mut_slice(), &mut scores, i + 1);
+                    let next = pos.play(&list.as_slice()[i + 1]);
+                    self.sh.tt.prefetch(next.hash());
+                }
             }
             self.visit();
             let cc = pos.next_counters(counters, mv, &child);
