@@ -1,10 +1,15 @@
 //! Live progress on stderr: an `indicatif` bar on a terminal; on anything
-//! else (a CI log, a pipe) a plain line every tenth of the work, since a
-//! bar would be invisible there. Notes (engine failures, the SPRT decision)
+//! else (a CI log, a pipe) a plain line every tenth of the work or every
+//! half minute, whichever comes first, since a bar would be invisible
+//! there (and a long SPRT may decide before its first tenth). Notes (engine failures, the SPRT decision)
 //! are printed above the bar as they happen. Stdout is left to the results.
 
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 use std::io::IsTerminal;
+use std::time::{Duration, Instant};
+
+/// The longest wait between two plain progress lines.
+const PLAIN_INTERVAL: Duration = Duration::from_secs(30);
 
 /// The progress display of a match or of an opening generation.
 pub struct Progress {
@@ -15,6 +20,7 @@ pub struct Progress {
     total: u64,
     done: u64,
     next_plain: u64,
+    last_plain: Instant,
     what: &'static str,
 }
 
@@ -40,6 +46,7 @@ impl Progress {
             total,
             done: 0,
             next_plain: 0,
+            last_plain: Instant::now(),
             what,
         }
     }
@@ -58,9 +65,14 @@ impl Progress {
         if let Some(b) = &self.bar {
             b.set_message(message.to_string());
             b.inc(1);
-        } else if self.plain && (self.done >= self.next_plain || self.done == self.total) {
+        } else if self.plain
+            && (self.done >= self.next_plain
+                || self.done == self.total
+                || self.last_plain.elapsed() >= PLAIN_INTERVAL)
+        {
             eprintln!("{}/{} {}  {message}", self.done, self.total, self.what);
             self.next_plain = self.done + (self.total / 10).max(1);
+            self.last_plain = Instant::now();
         }
     }
 
