@@ -6,6 +6,7 @@ use clap::builder::{PossibleValuesParser, RangedI64ValueParser};
 use clap::{Parser, Subcommand};
 use tiao::engine::bench;
 use tiao::engine::options::{EVAL, HASH, THREADS};
+use tiao::outln;
 use tiao::protocol::{dxp, gui, hub, text};
 use tiao::tools::{match_runner, perft, tactics};
 
@@ -127,7 +128,7 @@ fn main() {
             if tt_probe {
                 report(
                     bench::tt_probe_cost(hash as usize)
-                        .map(|ns| println!("tt-probe hash {hash} MiB: {ns:.1} ns per probe")),
+                        .map(|ns| outln!("tt-probe hash {hash} MiB: {ns:.1} ns per probe")),
                 )
             } else {
                 let opts = bench::BenchOptions {
@@ -141,11 +142,11 @@ fn main() {
                     },
                 };
                 report(
-                    bench::run_with(opts, &|l| println!("{l}"))
+                    bench::run_with(opts, &|l| outln!("{l}"))
                         .and_then(|_| bench::eval_cost())
                         .map(|costs| {
                             for (name, ns) in costs {
-                                println!("eval {name}: {ns:.1} ns per evaluation");
+                                outln!("eval {name}: {ns:.1} ns per evaluation");
                             }
                         }),
                 )

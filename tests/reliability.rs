@@ -534,3 +534,25 @@ fn bench_flags_outside_the_option_table_are_refused() {
         String::from_utf8_lossy(&out.stderr)
     );
 }
+
+#[test]
+fn a_tool_whose_reader_goes_away_stops_quietly() {
+    // `tiao bench | head -1`: the reader takes the first position's line
+    // and leaves while the next positions are searched.
+    let mut child = Command::new(env!("CARGO_BIN_EXE_tiao"))
+        .args(["bench", "--depth", "10"])
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("run tiao bench");
+    let mut first = String::new();
+    BufReader::new(child.stdout.take().expect("stdout"))
+        .read_line(&mut first)
+        .expect("a first line");
+    // The pipe's read end is closed here: the next write fails.
+    let out = child.wait_with_output().expect("wait for tiao");
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(!first.is_empty());
+    assert!(!err.contains("panicked"), "{err}");
+    assert!(out.status.success(), "{:?}: {err}", out.status);
+}

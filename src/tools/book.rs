@@ -11,6 +11,7 @@ use crate::book::{BuildOptions, build};
 use crate::book::{ImportOptions, import_pdn};
 use crate::engine::{MoveReading, new_session};
 use crate::notation::MoveFormat;
+use crate::outln;
 use crate::search::score::format_men;
 use std::path::{Path, PathBuf};
 use std::time::Duration;
@@ -151,7 +152,7 @@ pub fn run(cmd: &BookCommand) -> Result<(), String> {
                 progress: !quiet,
             };
             let r = build(&opts)?;
-            println!(
+            outln!(
                 "{}: {} positions ({} before; {} added, {} rescored); {} nodes; CPU time {}, \
                  wall time {:.1} s; stopped: {}",
                 opts.path.display(),
@@ -187,7 +188,7 @@ pub fn run(cmd: &BookCommand) -> Result<(), String> {
             for e in &r.examples {
                 eprintln!("warning: {e}");
             }
-            println!(
+            outln!(
                 "{}: {} games read, {} used ({} cut short at an illegal move), {} skipped \
                  ({} unreadable, {} unplayable, {} of another variant); {} positions added, \
                  {} updated, {} moves added",
@@ -214,7 +215,7 @@ pub fn run(cmd: &BookCommand) -> Result<(), String> {
                 .iter()
                 .map(|e| e.moves.iter().filter(|m| m.score.is_none()).count())
                 .sum();
-            println!(
+            outln!(
                 "{}: {} book, {} positions, {} moves ({} unscored); {} positions reachable \
                  from the start, the deepest {} plies from it",
                 path.display(),
@@ -234,7 +235,7 @@ pub fn run(cmd: &BookCommand) -> Result<(), String> {
                 .enumerate()
                 .map(|(ply, n)| format!("{ply}:{n}"))
                 .collect();
-            println!("positions by ply from the start: {}", shown.join(" "));
+            outln!("positions by ply from the start: {}", shown.join(" "));
             Ok(())
         }
         BookCommand::Show {
@@ -255,10 +256,10 @@ pub fn run(cmd: &BookCommand) -> Result<(), String> {
             }
             let hash = position_hash(book.variant(), &session.fen())?;
             let Some(entry) = book.entry(hash) else {
-                println!("{}: not in the book", session.fen());
+                outln!("{}: not in the book", session.fen());
                 return Ok(());
             };
-            println!("{}", entry.fen);
+            outln!("{}", entry.fen);
             for m in &entry.moves {
                 let score = m.score.map_or_else(|| "?".to_string(), format_men);
                 let results = m
@@ -272,7 +273,7 @@ pub fn run(cmd: &BookCommand) -> Result<(), String> {
                     .filter(|p| *p != m.mv)
                     .map(|p| format!(" ({p})"))
                     .unwrap_or_default();
-                println!(
+                outln!(
                     "  {:<20} {:>7}  weight {}{results}",
                     format!("{}{pdn}", m.mv),
                     score,
@@ -286,7 +287,7 @@ pub fn run(cmd: &BookCommand) -> Result<(), String> {
                 margin: 0,
             };
             if let Some(c) = book.probe(hash, 0, &legal, &best, 0) {
-                println!("{}", c.text());
+                outln!("{}", c.text());
             }
             Ok(())
         }

@@ -13,6 +13,7 @@ use crate::endgame::Egdb;
 use crate::endgame::{Distance, Wdl};
 use crate::endgame::{GenOptions, generate};
 use crate::notation::{MoveFormat, read_fen, write_fen, write_move};
+use crate::outln;
 use std::path::PathBuf;
 use tiao_draughts::with_rules;
 
@@ -100,7 +101,7 @@ pub fn run(args: EgdbArgs) -> Result<(), String> {
                 ..GenOptions::new(g.variant, g.pieces)
             };
             let report = generate(&opts).map_err(|e| e.to_string())?;
-            println!("{report}");
+            outln!("{report}");
             Ok(())
         }
         EgdbCommand::Probe(p) => {
@@ -118,7 +119,7 @@ pub fn run(args: EgdbArgs) -> Result<(), String> {
                     .map_err(|e| e.to_string())?;
                 bench(&egdb, &b)
             });
-            println!("{report}");
+            outln!("{report}");
             Ok(())
         }
     }

@@ -7,5 +7,6 @@ pub mod book;
 pub mod egdb;
 pub mod match_runner;
 pub mod perft;
+pub mod stdout;
 pub mod tactics;
 pub mod train;

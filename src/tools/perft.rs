@@ -3,6 +3,7 @@
 //! and the measure of its speed.
 
 use crate::engine::{GameKind, new_game_session};
+use crate::outln;
 use std::time::Instant;
 
 /// Arguments of `tiao perft`.
@@ -55,8 +56,8 @@ pub fn run(args: &PerftArgs) -> Result<(), String> {
         let lines = session.perft(args.depth, true, bulk, pool.as_ref());
         for l in &lines {
             match &l.mv {
-                Some(m) => println!("{m:<12} {}", l.nodes),
-                None => println!(
+                Some(m) => outln!("{m:<12} {}", l.nodes),
+                None => outln!(
                     "total        {} ({:.3} s)",
                     l.nodes,
                     start.elapsed().as_secs_f64()
@@ -65,9 +66,12 @@ pub fn run(args: &PerftArgs) -> Result<(), String> {
         }
         return Ok(());
     }
-    println!(
+    outln!(
         "{:>5} {:>15} {:>10} {:>14}",
-        "depth", "leaves", "seconds", "leaves/s"
+        "depth",
+        "leaves",
+        "seconds",
+        "leaves/s"
     );
     let first = if args.only { args.depth } else { 1 };
     for d in first..=args.depth {
@@ -78,7 +82,7 @@ pub fn run(args: &PerftArgs) -> Result<(), String> {
             .map_or(0, |l| l.nodes);
         let secs = start.elapsed().as_secs_f64();
         let rate = if secs > 0.0 { nodes as f64 / secs } else { 0.0 };
-        println!("{d:>5} {nodes:>15} {secs:>10.3} {rate:>14.0}");
+        outln!("{d:>5} {nodes:>15} {secs:>10.3} {rate:>14.0}");
     }
     Ok(())
 }

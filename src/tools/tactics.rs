@@ -11,6 +11,7 @@ use crate::board::{B10, Colour, Geometry, International, Position};
 use crate::eval::Evaluator;
 use crate::movegen::{MoveList, count, generate, has_capture};
 use crate::notation::{read_fen, read_hub_move, write_fen, write_hub_move};
+use crate::outln;
 use crate::search::{Limits, Mode, Params, Root, Searcher};
 
 /// Margin (centi-men) a shot must win by, and by which it must beat the second-best move.
@@ -167,7 +168,7 @@ pub fn run(cmd: &TacticsCommand) -> Result<(), String> {
                     || best_move(&mut s, &pos, hidden_below.saturating_sub(1).max(1)).as_deref()
                         != Some(deep[0].1.as_str());
                 if is_shot(&deep) && hidden {
-                    println!(
+                    outln!(
                         "{} ; {} ; {} ; {}",
                         write_fen(&pos),
                         deep[0].1,
@@ -189,7 +190,7 @@ pub fn run(cmd: &TacticsCommand) -> Result<(), String> {
                 let got = best_move(&mut s, &pos, *depth).unwrap_or_default();
                 let ok = got == shot.mv;
                 solved += usize::from(ok);
-                println!(
+                outln!(
                     "{:>3} {} expected {} got {}",
                     i + 1,
                     if ok { "ok  " } else { "MISS" },
@@ -197,7 +198,7 @@ pub fn run(cmd: &TacticsCommand) -> Result<(), String> {
                     got
                 );
             }
-            println!("solved {solved} of {} at depth {depth}", suite.len());
+            outln!("solved {solved} of {} at depth {depth}", suite.len());
             Ok(())
         }
     }

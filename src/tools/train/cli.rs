@@ -11,6 +11,7 @@ use crate::board::Variant;
 use crate::eval::pattern::{KING_SQUARES, PatternEval};
 use crate::eval::pattern_dense;
 use crate::eval::pattern_file::{PatternWeights, Phase};
+use crate::outln;
 use crate::tools::match_runner::sprt::Sprt;
 use clap::{Args, Subcommand};
 use std::path::{Path, PathBuf};
@@ -256,7 +257,7 @@ pub fn run_datagen(args: &DatagenArgs) -> Result<(), String> {
     match &args.action {
         Some(DatagenAction::Merge { out, inputs }) => {
             let (chunks, records) = data::merge(inputs, out)?;
-            println!("{}: {records} positions in {chunks} chunks", out.display());
+            outln!("{}: {records} positions in {chunks} chunks", out.display());
             Ok(())
         }
         Some(DatagenAction::Info { files }) => {
@@ -401,7 +402,7 @@ fn train(a: &TrainArgs) -> Result<(), String> {
             bad_t + bad_v
         );
     }
-    println!(
+    outln!(
         "{variant}: {} training and {} validation positions",
         train_set.len(),
         val_set.len()
@@ -421,7 +422,7 @@ fn train(a: &TrainArgs) -> Result<(), String> {
         without,
         no_king_squares,
     };
-    let t = trainer::train(&model, &train_set, &val_set, &cfg, &mut |l| println!("{l}"))?;
+    let t = trainer::train(&model, &train_set, &val_set, &cfg, &mut |l| outln!("{l}"))?;
     t.weights.save(&a.out)?;
     let svg = a.out.with_extension("svg");
     let title = format!(
@@ -437,7 +438,7 @@ fn train(a: &TrainArgs) -> Result<(), String> {
         .iter()
         .find(|e| e.epoch == t.best_epoch)
         .map_or(f64::NAN, |e| e.validation);
-    println!(
+    outln!(
         "wrote {} (best epoch {}, validation loss {best:.5}) and {}",
         a.out.display(),
         t.best_epoch,
@@ -504,7 +505,7 @@ pub fn run_duel(a: &DuelArgs) -> Result<(), String> {
         Some(n) => format!("{n} nodes/move"),
         None => format!("{} ms/move", a.movetime),
     };
-    println!(
+    outln!(
         "{} vs {} ({variant}, {limit}, {} openings): {} games +{} ={} -{}, score {:.1}%, Elo {:+.1} ± {:.1} (95%)",
         a.a,
         a.b,
@@ -520,9 +521,10 @@ pub fn run_duel(a: &DuelArgs) -> Result<(), String> {
     if let (Some(llr), Some(v), Some(s)) = (r.llr, r.verdict, sprt) {
         let (lo, hi) = s.bounds();
         let verdict = v.describe();
-        println!(
+        outln!(
             "SPRT elo0 {} elo1 {}: LLR {llr:.2} ({lo:.2}, {hi:.2}): {verdict}",
-            s.elo0, s.elo1
+            s.elo0,
+            s.elo1
         );
     }
     Ok(())
