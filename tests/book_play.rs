@@ -4,7 +4,8 @@
 //! move order or however the position was sent, and a missing or broken
 //! book file is an error after which Tiao plays on, while a book that is
 //! off is never opened; the shipped books are built into the binary, so a
-//! copy of it far from `openings/` plays them too. (The book's format, loader,
+//! copy of it far from `openings/` plays them too, and `tiao book check` and
+//! `show` read them there. (The book's format, loader,
 //! builder and importer are specified in `book.rs`.)
 
 mod script_support;
@@ -253,6 +254,52 @@ fn a_binary_copied_away_from_the_repository_still_plays_its_book_moves() {
         .find(|m| m.mv == mv)
         .unwrap_or_else(|| panic!("{mv} is not a move of openings/book-international.txt"));
     assert_eq!(chosen.score, Some(best), "{lines:?}");
+}
+
+#[test]
+fn book_show_and_check_read_the_built_in_book_where_there_is_no_openings_folder() {
+    // Started in a directory without `openings/`: without a file named,
+    // the tools answer from the book the engine plays, not with an error.
+    let dir = std::env::temp_dir().join(format!("tiao-book-tools-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).expect("dir");
+    let run = |args: &[&str]| {
+        let out = std::process::Command::new(env!("CARGO_BIN_EXE_tiao"))
+            .args(args)
+            .current_dir(&dir)
+            .output()
+            .expect("tiao runs");
+        let text = String::from_utf8_lossy(&out.stdout).into_owned();
+        let err = String::from_utf8_lossy(&out.stderr).into_owned();
+        assert!(out.status.success(), "{args:?}: {text}{err}");
+        text
+    };
+    let check = run(&["book", "check"]);
+    let show = run(&["book", "show", "--moves", "32-28 17-21"]);
+    let _ = std::fs::remove_dir_all(&dir);
+
+    let book = shipped(Variant::International);
+    assert!(
+        check.starts_with(&format!(
+            "built-in international book: international book, {} positions, {} moves",
+            book.len(),
+            book.move_count()
+        )),
+        "{check}"
+    );
+    let moves = book_moves(&book, &fen_after(&["32-28", "17-21"]));
+    for m in &moves {
+        assert!(
+            show.lines().any(|l| l.trim_start().starts_with(&m.mv)),
+            "{show}"
+        );
+    }
+    let played = show
+        .lines()
+        .find_map(|l| l.strip_prefix("book move "))
+        .and_then(|rest| rest.split_whitespace().next())
+        .unwrap_or_else(|| panic!("the move played: {show}"));
+    let chosen = moves.iter().find(|m| m.mv == played).expect("a book move");
+    assert_eq!(chosen.score, Some(best_score(&moves)), "{show}");
 }
 
 #[test]

@@ -4,11 +4,11 @@
 
 use crate::board::Variant;
 use crate::book::BookSettings;
-use crate::book::default_path;
 use crate::book::header_variant;
 use crate::book::{Book, position_hash};
 use crate::book::{BuildOptions, build};
 use crate::book::{ImportOptions, import_pdn};
+use crate::book::{builtin, default_path};
 use crate::engine::{MoveReading, new_session};
 use crate::notation::MoveFormat;
 use crate::outln;
@@ -91,7 +91,7 @@ pub enum BookCommand {
     },
     /// Check a book file: every line, every move; print its size.
     Check {
-        /// Book file [default: openings/book-VARIANT.txt].
+        /// Book file [default: openings/book-VARIANT.txt if present, else the built-in book].
         book: Option<PathBuf>,
         /// Rule set [default: the book's 'variant' line, else international].
         #[arg(long)]
@@ -105,7 +105,7 @@ pub enum BookCommand {
         /// The position as FEN (instead of --moves).
         #[arg(long, conflicts_with = "moves")]
         fen: Option<String>,
-        /// Book file [default: openings/book-VARIANT.txt].
+        /// Book file [default: openings/book-VARIANT.txt if present, else the built-in book].
         #[arg(long)]
         book: Option<PathBuf>,
         /// Rule set [default: the book's 'variant' line, else international].
@@ -218,7 +218,7 @@ pub fn run(cmd: &BookCommand) -> Result<(), String> {
             outln!(
                 "{}: {} book, {} positions, {} moves ({} unscored); {} positions reachable \
                  from the start, the deepest {} plies from it",
-                path.display(),
+                path,
                 book.variant(),
                 book.len(),
                 book.move_count(),
@@ -294,11 +294,27 @@ pub fn run(cmd: &BookCommand) -> Result<(), String> {
     }
 }
 
-/// Open a book for `check` and `show`: the variant from the flag, else from
-/// the file's header, else international.
-fn open(path: Option<&Path>, variant: Option<Variant>) -> Result<(Book, PathBuf), String> {
+/// Open a book for `check` and `show`: the named file; without one, the
+/// variant's default file when it exists (the text a developer edits),
+/// else the book built into the binary (so that the commands answer from
+/// any directory, as play does). The variant comes from the flag, else
+/// from the file's header, else international. Returns the book and the
+/// name to show for it.
+fn open(path: Option<&Path>, variant: Option<Variant>) -> Result<(Book, String), String> {
     let fallback = variant.unwrap_or(Variant::International);
-    let path = path.map_or_else(|| default_path(fallback), Path::to_path_buf);
+    let path = match path {
+        Some(p) => p.to_path_buf(),
+        None => {
+            let default = default_path(fallback);
+            if !default.exists() {
+                if let Some(book) = builtin(fallback) {
+                    let book = book.map_err(|e| e.to_string())?;
+                    return Ok((book, format!("built-in {fallback} book")));
+                }
+            }
+            default
+        }
+    };
     let variant = match variant {
         Some(v) => v,
         None => std::fs::read_to_string(&path)
@@ -307,5 +323,5 @@ fn open(path: Option<&Path>, variant: Option<Variant>) -> Result<(Book, PathBuf)
             .unwrap_or(fallback),
     };
     let book = Book::load(&path, variant).map_err(|e| e.to_string())?;
-    Ok((book, path))
+    Ok((book, path.display().to_string()))
 }
