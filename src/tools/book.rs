@@ -306,11 +306,11 @@ fn open(path: Option<&Path>, variant: Option<Variant>) -> Result<(Book, String),
         Some(p) => p.to_path_buf(),
         None => {
             let default = default_path(fallback);
-            if !default.exists() {
-                if let Some(book) = builtin(fallback) {
-                    let book = book.map_err(|e| e.to_string())?;
-                    return Ok((book, format!("built-in {fallback} book")));
-                }
+            if !default.exists()
+                && let Some(book) = builtin(fallback)
+            {
+                let book = book.map_err(|e| e.to_string())?;
+                return Ok((book, format!("built-in {fallback} book")));
             }
             default
         }
