@@ -43,6 +43,9 @@ enum Command {
         /// Instead of searching, measure the cost of a table probe.
         #[arg(long)]
         tt_probe: bool,
+        /// Search (and time the pattern evaluation) with this weights file.
+        #[arg(long, value_name = "FILE")]
+        eval_file: Option<std::path::PathBuf>,
         /// Evaluation to search with (default: the engine's).
         #[arg(long, value_parser = PossibleValuesParser::new(EVAL.choice_values()))]
         eval: Option<String>,
@@ -124,6 +127,7 @@ fn main() {
             hash,
             tt_probe,
             eval,
+            eval_file,
         }) => {
             if tt_probe {
                 report(
@@ -140,10 +144,11 @@ fn main() {
                         Some(_) => Some("pattern"),
                         None => None,
                     },
+                    eval_file: eval_file.clone(),
                 };
                 report(
                     bench::run_with(opts, &|l| outln!("{l}"))
-                        .and_then(|_| bench::eval_cost())
+                        .and_then(|_| bench::eval_cost(eval_file.as_deref()))
                         .map(|costs| {
                             for (name, ns) in costs {
                                 outln!("eval {name}: {ns:.1} ns per evaluation");

@@ -23,11 +23,15 @@ use tiao::tools::train::rng::Rng;
 /// a far harder symmetry test than trained weights, whose entries are
 /// mostly small.
 fn random_weights(v: Variant, seed: u64) -> PatternWeights {
-    random_weights_with(v, seed, Phase::Pieces)
+    random_weights_with(v, seed, Phase::Pieces, false)
 }
 
-fn random_weights_with(v: Variant, seed: u64, phase: Phase) -> PatternWeights {
-    let model = Model::new(v).expect("supported variant").with_phase(phase);
+/// As `random_weights`, blended by `phase`, with tall windows if `tall`.
+fn random_weights_with(v: Variant, seed: u64, phase: Phase, tall: bool) -> PatternWeights {
+    let mut model = Model::new(v).expect("supported variant").with_phase(phase);
+    if tall {
+        model = model.with_tall();
+    }
     let mut rng = Rng::new(seed);
     let mut p = model.params_from_v1().expect("v1");
     for x in p.iter_mut() {
@@ -57,9 +61,10 @@ fn pattern_evaluation_is_colour_symmetric() {
     ] {
         let random = PatternEval::v1_only().with(random_weights(v, seed));
         let advancement =
-            PatternEval::v1_only().with(random_weights_with(v, seed, Phase::Advancement));
+            PatternEval::v1_only().with(random_weights_with(v, seed, Phase::Advancement, false));
+        let tall = PatternEval::v1_only().with(random_weights_with(v, seed, Phase::Pieces, true));
         let builtin = PatternEval::builtin();
-        let evals = [&random, &advancement, &builtin];
+        let evals = [&random, &advancement, &tall, &builtin];
         match v {
             Variant::International => {
                 let ps = random_positions::<International>(4000, seed);
@@ -424,4 +429,43 @@ fn a_weights_file_changes_only_the_evaluation_of_its_rule_set() {
         "v1 replaces the weights of the session in play"
     );
     let _ = std::fs::remove_file(&path);
+}
+
+/// The region indices the search carries from move to move (blocks and
+/// tall windows) evaluate every position of random games exactly as
+/// indices read from the board (test builds also assert the indices equal).
+fn carried_state_agrees<R: Rules>(seed: u64) {
+    use tiao::eval::pattern::PatternOf;
+    let w = std::sync::Arc::new(random_weights_with(
+        R::VARIANT,
+        seed,
+        Phase::Advancement,
+        true,
+    ));
+    assert!(!w.tall.is_empty());
+    let e = PatternOf::<R>::new(w);
+    let mut rng = Rng::new(seed);
+    for _ in 0..30 {
+        let mut game = GameHistory::new(Position::<R>::start());
+        let mut state = e.state(game.position());
+        let mut list = MoveList::<R>::new();
+        for _ in 0..150 {
+            list.clear();
+            generate(game.position(), &mut list);
+            if list.is_empty() || game.outcome().is_some() {
+                break;
+            }
+            let parent = *game.position();
+            game.play(list[rng.below(list.len())]);
+            state = e.state_after(&state, &parent, game.position());
+            let pos = game.position();
+            assert_eq!(e.evaluate_with(&state, pos), e.evaluate(pos), "{pos:?}");
+        }
+    }
+}
+
+#[test]
+fn carried_indices_evaluate_as_indices_read_from_the_board() {
+    carried_state_agrees::<International>(41);
+    carried_state_agrees::<Russian>(42);
 }

@@ -373,3 +373,43 @@ fn training_without_a_term_leaves_its_weight_at_zero() {
     assert!(t.weights.king_squares.iter().all(|&e| e == (0, 0)));
     assert!(t.history.last().expect("epochs").train < t.history[0].train);
 }
+
+/// With tall windows, the engine's evaluation of exported weights is the
+/// model's (up to rounding), so the trainer's tall indices, bands and
+/// mirrored entries are the ones the engine reads.
+#[test]
+fn exported_tall_windows_evaluate_as_the_model_does() {
+    let positions = random_positions::<International>(600, 17);
+    let records: Vec<Record> = positions.iter().map(|p| Record::new(p, 0, 0, 0)).collect();
+    let model = Model::new(Variant::International)
+        .expect("model")
+        .with_tall();
+    let (samples, bad) = model.samples(&records);
+    assert_eq!(bad, 0);
+    assert_eq!(samples.talls, model.layout.tall.len());
+    let mut rng = Rng::new(4);
+    let mut p = model.params_from_v1().expect("v1");
+    let tall = 2 * model.tall_slot(0);
+    for x in &mut p[tall..] {
+        *x = (rng.unit() as f32 - 0.5) * 40.0;
+    }
+    let w = model.export(&p, 100.0, "tall".into()).expect("symmetric");
+    assert!(!w.tall.is_empty());
+    let again = model.params_from_weights(&w).expect("read back");
+    let e = PatternEval::v1_only().with(w);
+    for (n, pos) in positions.iter().enumerate() {
+        let float = f64::from(model.eval(&p, &samples, n));
+        let int = f64::from(e.white_score(pos));
+        // 84 entries of two views rounded to 1/8 centi-man, and the mix.
+        assert!(
+            (float - int).abs() <= 6.0,
+            "{pos:?}: model {float:.1}, engine {int}"
+        );
+        // Weights read back as parameters evaluate the same.
+        let back = f64::from(model.eval(&again, &samples, n));
+        assert!(
+            (back - int).abs() <= 6.0,
+            "{pos:?}: read back {back:.1}, engine {int}"
+        );
+    }
+}

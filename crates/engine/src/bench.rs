@@ -120,7 +120,7 @@ pub struct BenchResult {
 }
 
 /// What to run.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq, Eq)]
 pub struct BenchOptions {
     pub depth: u32,
     pub threads: usize,
@@ -128,6 +128,8 @@ pub struct BenchOptions {
     /// The evaluation searched with: `v1`, `pattern`, or `None` for the
     /// engine's default.
     pub eval: Option<&'static str>,
+    /// A weights file loaded as the engine's `eval-file` option does.
+    pub eval_file: Option<std::path::PathBuf>,
 }
 
 impl Default for BenchOptions {
@@ -137,6 +139,7 @@ impl Default for BenchOptions {
             threads: 1,
             hash_mib: 64,
             eval: None,
+            eval_file: None,
         }
     }
 }
@@ -162,6 +165,11 @@ pub fn run_with(opts: BenchOptions, line: &dyn Fn(&str)) -> Result<BenchResult, 
     .map_err(|e| e.to_string())?;
     if let Some(name) = opts.eval {
         engine.set_option("eval", name).map_err(|e| e.to_string())?;
+    }
+    if let Some(path) = &opts.eval_file {
+        engine
+            .set_option("eval-file", &path.display().to_string())
+            .map_err(|e| e.to_string())?;
     }
     let (mut nodes, mut probes, mut hits) = (0, 0, 0);
     let mut time = Duration::ZERO;
@@ -211,8 +219,9 @@ pub fn run_with(opts: BenchOptions, line: &dyn Fn(&str)) -> Result<BenchResult, 
 /// and `pattern`, over the international bench positions (the variant the
 /// pattern weights matter most for). Each position is evaluated many times
 /// in a row, so the figure is the evaluation's own cost with warm caches:
-/// a lower bound of what it adds to a search node.
-pub fn eval_cost() -> Result<Vec<(&'static str, f64)>, String> {
+/// a lower bound of what it adds to a search node. With `file`, the
+/// pattern row evaluates with that weights file.
+pub fn eval_cost(file: Option<&std::path::Path>) -> Result<Vec<(&'static str, f64)>, String> {
     use tiao_core::game::Evaluate;
     use tiao_draughts::board::{International, Position};
     use tiao_draughts::notation::read_fen;
@@ -224,7 +233,10 @@ pub fn eval_cost() -> Result<Vec<(&'static str, f64)>, String> {
     const ROUNDS: usize = 20_000;
     let mut out = Vec::new();
     for name in ["v1", "pattern"] {
-        let eval = EvalChoice::named(name)?;
+        let eval = match file {
+            Some(path) if name == "pattern" => EvalChoice::load(path)?,
+            _ => EvalChoice::named(name)?,
+        };
         let mut sum = 0i64;
         let start = Instant::now();
         for _ in 0..ROUNDS {

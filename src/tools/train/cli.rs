@@ -180,6 +180,17 @@ pub struct TrainArgs {
     /// L2 regularisation of the region-specific pattern tables.
     #[arg(long, default_value_t = TrainConfig::default().l2_specific)]
     pub l2_specific: f32,
+    /// L2 regularisation of the tall windows' tables.
+    #[arg(long, default_value_t = TrainConfig::default().l2_tall)]
+    pub l2_tall: f32,
+    /// Adam step size of the tall windows' tables (their entries are rare:
+    /// see docs/training.md), decaying as --lr.
+    #[arg(long, default_value_t = TrainConfig::default().lr_tall)]
+    pub lr_tall: f32,
+    /// Add tall windows (4 files by 6 rows, a table per band) to the
+    /// evaluation; implied by --init weights that have them.
+    #[arg(long)]
+    pub tall: bool,
     /// Fraction of the games held out for validation.
     #[arg(long, default_value_t = TrainConfig::default().validation)]
     pub validation: f64,
@@ -363,12 +374,15 @@ fn train(a: &TrainArgs) -> Result<(), String> {
         "advancement" => Phase::Advancement,
         _ => Phase::Pieces,
     };
-    let model = Model::new(variant)?.with_phase(phase);
     let init = a
         .init
         .as_ref()
         .map(|p| PatternWeights::load(p, Some(variant)))
         .transpose()?;
+    let mut model = Model::new(variant)?.with_phase(phase);
+    if a.tall || init.as_ref().is_some_and(|w| !w.tall.is_empty()) {
+        model = model.with_tall();
+    }
     let no_king_squares = a.without.iter().any(|n| n == KING_SQUARES);
     let without = a
         .without
@@ -414,6 +428,8 @@ fn train(a: &TrainArgs) -> Result<(), String> {
         lambda: a.lambda,
         l2_shared: a.l2_shared,
         l2_specific: a.l2_specific,
+        l2_tall: a.l2_tall,
+        lr_tall: a.lr_tall,
         validation: a.validation,
         seed: a.seed,
         k: a.k,

@@ -14,7 +14,10 @@
 //! - the dense terms (`crates/knowledge/src/eval/pattern_dense.rs`);
 //! - the king-square table, a value per square for a king of the player
 //!   there (a white king on `s` adds entry `s`, a black one subtracts the
-//!   entry of the square half a turn away, as the engine does).
+//!   entry of the square half a turn away, as the engine does);
+//! - with tall windows (`Model::with_tall`), a table per band of them
+//!   (windows with the same top row), a player's value of a window being
+//!   its band's entry, as the engine's band tables hold them.
 //!
 //! A player's value of region `r` in configuration `i` (seen from its own
 //! side) is `shared[band(r)][i] + specific[r][i]`. The engine's table entry
@@ -29,7 +32,7 @@ use crate::board::{Colour, Geometry, Rules, Variant};
 use crate::eval::pattern::{drawish_divisor, phase};
 use crate::eval::pattern_dense::{DENSE, dense};
 use crate::eval::pattern_file::{Entry, PatternFileError, PatternWeights, Phase, SCALE};
-use crate::eval::pattern_layout::{CONFIGS, Layout, SWAP};
+use crate::eval::pattern_layout::{CONFIGS, Layout, SWAP, TALL_CONFIGS, tall_swap};
 use crate::eval::weights::Weights;
 use rayon::prelude::*;
 
@@ -43,6 +46,8 @@ pub struct Model {
     pub bands: usize,
     /// What blends the middle-game and endgame values.
     pub phase: Phase,
+    /// Bands of tall windows (0: the model has none).
+    pub tall_bands: usize,
 }
 
 /// Training positions in compact form (structure of arrays).
@@ -52,6 +57,10 @@ pub struct Samples {
     pub regions: usize,
     /// `index[s * regions + r]`: region `r`'s configuration (White's view).
     pub index: Vec<u16>,
+    /// Tall windows per sample (0 without them).
+    pub talls: usize,
+    /// `tall[s * talls + t]`: tall window `t`'s configuration (White's view).
+    pub tall: Vec<u32>,
     /// `dense[s * DENSE + k]`: dense term values (White minus Black).
     pub dense: Vec<i16>,
     /// The kings of sample `s` are `kings[king_at[s]..king_at[s + 1]]`:
@@ -123,9 +132,19 @@ impl Model {
             variant,
             bands: tops.len(),
             band,
-            layout,
+            layout: layout.without_tall(),
             phase: Phase::Pieces,
+            tall_bands: 0,
         })
+    }
+
+    /// This model with the tall windows of its board.
+    pub fn with_tall(mut self) -> Model {
+        if let Some(full) = Layout::for_variant(self.variant) {
+            self.layout = full;
+            self.tall_bands = self.layout.tall_bands();
+        }
+        self
     }
 
     /// This model with phase kind `phase`.
@@ -152,9 +171,18 @@ impl Model {
     pub fn king_slot(&self) -> usize {
         self.dense_slot() + DENSE
     }
+    /// First slot of band `band`'s tall table.
+    pub fn tall_slot(&self, band: usize) -> usize {
+        self.king_slot() + self.variant.squares() as usize + band * TALL_CONFIGS
+    }
     /// Number of slots (each a middle-game and an endgame value).
     pub fn slots(&self) -> usize {
-        self.king_slot() + self.variant.squares() as usize
+        self.tall_slot(self.tall_bands)
+    }
+
+    /// Whether slot `s` belongs to a tall table.
+    pub fn is_tall(&self, s: usize) -> bool {
+        s >= self.tall_slot(0)
     }
 
     /// Whether slot `s` belongs to a shared table (for regularisation).
@@ -203,6 +231,17 @@ impl Model {
             p[2 * (ks + q)] = mg as f32 / s;
             p[2 * (ks + q) + 1] = eg as f32 / s;
         }
+        if !w.tall.is_empty() {
+            if self.tall_bands == 0 {
+                return Err("the initial weights have tall windows; train with --tall".into());
+            }
+            // Split evenly between the views, as the block tables.
+            let t = self.tall_slot(0);
+            for (i, e) in w.tall.iter().enumerate() {
+                p[2 * (t + i)] = f32::from(e.mg) / s / 2.0;
+                p[2 * (t + i) + 1] = f32::from(e.eg) / s / 2.0;
+            }
+        }
         Ok(p)
     }
 
@@ -214,6 +253,9 @@ impl Model {
         note: String,
     ) -> Result<PatternWeights, PatternFileError> {
         let mut w = PatternWeights::from_v1(self.variant, &Weights::builtin())?;
+        if self.tall_bands > 0 {
+            w = w.with_tall();
+        }
         let s = SCALE as f32;
         let q = |x: f32| (x * s).round().clamp(-32767.0, 32767.0) as i16;
         for r in 0..self.regions() {
@@ -249,6 +291,20 @@ impl Model {
                 (p[2 * (ks + q) + 1] * s).round() as i32,
             );
         }
+        let swap = tall_swap();
+        for band in 0..self.tall_bands {
+            let (own, mirror) = (
+                self.tall_slot(band),
+                self.tall_slot(self.tall_bands - 1 - band),
+            );
+            for (i, &j) in swap.iter().enumerate() {
+                let v = |h: usize| p[2 * (own + i) + h] - p[2 * (mirror + j as usize) + h];
+                w.tall[band * TALL_CONFIGS + i] = Entry {
+                    mg: q(v(0)),
+                    eg: q(v(1)),
+                };
+            }
+        }
         w.k = k;
         w.phase = self.phase;
         w.note = note;
@@ -267,7 +323,7 @@ impl Model {
     fn samples_of<R: Rules>(&self, records: &[Record]) -> (Samples, usize) {
         let regions = self.regions();
         type One = (
-            Vec<u16>,
+            (Vec<u16>, Vec<u32>),
             [i16; DENSE],
             Vec<i8>,
             f32,
@@ -289,6 +345,9 @@ impl Model {
                     .iter()
                     .map(|r| r.index(white, black) as u16)
                     .collect();
+                let tall = (self.layout.tall.iter())
+                    .map(|t| t.index::<R::Geometry>(white, black) as u32)
+                    .collect();
                 let f = dense(&pos);
                 let dense = f.map(|x| x.clamp(i16::MIN as i32, i16::MAX as i32) as i16);
                 let square = |b| R::Geometry::square_of(b);
@@ -302,7 +361,7 @@ impl Model {
                 let divisor = |c| drawish_divisor(&pos, c) as u8;
                 let drawish = [divisor(Colour::White), divisor(Colour::Black)];
                 Some((
-                    index,
+                    (index, tall),
                     dense,
                     kings,
                     phase(self.phase, &pos) as f32 / 256.0,
@@ -315,14 +374,16 @@ impl Model {
             .collect();
         let mut s = Samples {
             regions,
+            talls: self.layout.tall.len(),
             king_at: vec![0],
             ..Samples::default()
         };
         let mut bad = 0;
         for d in decoded {
             match d {
-                Some((index, dense, kings, ph, result, score, decisive, drawish)) => {
+                Some(((index, tall), dense, kings, ph, result, score, decisive, drawish)) => {
                     s.index.extend(index);
+                    s.tall.extend(tall);
                     s.dense.extend(dense);
                     s.kings.extend(kings);
                     s.king_at.push(s.kings.len() as u32);
@@ -349,7 +410,7 @@ impl Model {
         n: usize,
     ) -> impl Iterator<Item = (usize, f32)> + 'a {
         let idx = &s.index[n * s.regions..(n + 1) * s.regions];
-        idx.iter().enumerate().flat_map(move |(r, &i)| {
+        let blocks = idx.iter().enumerate().flat_map(move |(r, &i)| {
             let i = i as usize;
             let j = SWAP[i] as usize;
             let rot = self.layout.rotated[r];
@@ -359,7 +420,20 @@ impl Model {
                 (self.shared_slot(self.band[rot]) + j, -1.0),
                 (self.specific_slot(rot) + j, -1.0),
             ]
-        })
+        });
+        let swap = tall_swap();
+        let tall = &s.tall[n * s.talls..(n + 1) * s.talls];
+        let tall = tall.iter().zip(&self.layout.tall).flat_map(move |(&i, t)| {
+            let band = t.top as usize;
+            [
+                (self.tall_slot(band) + i as usize, 1.0),
+                (
+                    self.tall_slot(self.tall_bands - 1 - band) + swap[i as usize] as usize,
+                    -1.0,
+                ),
+            ]
+        });
+        blocks.chain(tall)
     }
 
     /// The evaluation of sample `n` in centi-men, White's view: the sum,

@@ -35,6 +35,12 @@ pub struct TrainConfig {
     /// L2 regularisation of the shared and the region-specific tables.
     pub l2_shared: f32,
     pub l2_specific: f32,
+    /// L2 regularisation of the tall windows' tables.
+    pub l2_tall: f32,
+    /// Adam step size of the tall windows' tables. Their entries are
+    /// rare, and Adam moves a rare entry for many steps after one
+    /// sighting, so they want a smaller step than the blocks.
+    pub lr_tall: f32,
     /// Fraction of the games held out for validation.
     pub validation: f64,
     pub seed: u64,
@@ -64,6 +70,8 @@ impl Default for TrainConfig {
             lambda: 0.5,
             l2_shared: 1e-9,
             l2_specific: 1e-8,
+            l2_tall: 1e-8,
+            lr_tall: 0.02,
             validation: 0.05,
             seed: 1,
             k: None,
@@ -260,7 +268,9 @@ pub fn train(
     for epoch in 1..=cfg.epochs {
         rng.shuffle(&mut order);
         // Linear decay to a tenth of the step size over the run.
-        let lr = cfg.lr * (1.0 - 0.9 * (epoch - 1) as f32 / cfg.epochs.max(1) as f32);
+        let decay = 1.0 - 0.9 * (epoch - 1) as f32 / cfg.epochs.max(1) as f32;
+        let lr = cfg.lr * decay;
+        let lr_tall = cfg.lr_tall * decay;
         let mut train_loss = 0.0;
         for b in order.chunks(batch) {
             let part = b.len().div_ceil(threads);
@@ -298,7 +308,7 @@ pub fn train(
             let inv = 1.0 / b.len() as f32;
             let c1 = 1.0 - beta1.powi(step);
             let c2 = 1.0 - beta2.powi(step);
-            let (ls, lv) = (cfg.l2_shared, cfg.l2_specific);
+            let (ls, lv, lt) = (cfg.l2_shared, cfg.l2_specific, cfg.l2_tall);
             p.par_iter_mut()
                 .zip(m.par_iter_mut())
                 .zip(v.par_iter_mut())
@@ -306,17 +316,19 @@ pub fn train(
                 .enumerate()
                 .for_each(|(idx, (((w, m), v), g))| {
                     let slot = idx / 2;
-                    let l2 = if model.is_shared(slot) {
-                        ls
+                    let (l2, step) = if model.is_shared(slot) {
+                        (ls, lr)
                     } else if model.is_specific(slot) {
-                        lv
+                        (lv, lr)
+                    } else if model.is_tall(slot) {
+                        (lt, lr_tall)
                     } else {
-                        0.0
+                        (0.0, lr)
                     };
                     let g = g * inv + l2 * *w;
                     *m = beta1 * *m + (1.0 - beta1) * g;
                     *v = beta2 * *v + (1.0 - beta2) * g * g;
-                    *w -= lr * (*m / c1) / ((*v / c2).sqrt() + eps);
+                    *w -= step * (*m / c1) / ((*v / c2).sqrt() + eps);
                 });
         }
         let e = EpochLoss {

@@ -1,5 +1,6 @@
 //! The pattern evaluation: weight tables indexed by the contents of
-//! overlapping 4x4 regions of the board (`pattern_layout.rs`), plus the
+//! overlapping 4x4 regions of the board and, where the weights have them,
+//! of tall 4x6 windows (`pattern_layout.rs`), plus the
 //! terms a region cannot see (material, runaway men, tempo, king mobility,
 //! the side to move: `pattern_dense.rs`) and a table of king squares,
 //! interpolated between middle game and endgame by the number of pieces or
@@ -221,8 +222,14 @@ fn pattern_sum<R: Rules>(w: &PatternWeights, pos: &Position<R>) -> (i32, i32) {
 #[inline(always)]
 fn sum_of(w: &PatternWeights, indices: &RegionIndices) -> (i32, i32) {
     let (mut mg, mut eg) = (0i32, 0i32);
-    for (table, &i) in w.tables.chunks_exact(CONFIGS).zip(&indices.0) {
+    for (table, &i) in w.tables.chunks_exact(CONFIGS).zip(&indices.blocks) {
         let e = table[usize::from(i)];
+        mg += i32::from(e.mg);
+        eg += i32::from(e.eg);
+    }
+    // Each tall index already points into its band's table.
+    for &i in indices.tall.iter().take(w.layout.tall.len()) {
+        let e = w.tall[i as usize];
         mg += i32::from(e.mg);
         eg += i32::from(e.eg);
     }

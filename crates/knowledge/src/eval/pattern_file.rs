@@ -7,7 +7,7 @@
 //! ```text
 //! offset  size  field
 //!      0     8  magic "TIAOPATW"
-//!      8     2  format version (3; versions 1 and 2 are read too)
+//!      8     2  format version (4; versions 1 to 3 are read too)
 //!     10     1  variant (0 international, 1 brazilian, 2 russian, 3 canadian)
 //!     11     1  phase: 0 by the pieces left, 1 by the men's advancement
 //!                   (version 2; reserved, read as 0, in version 1)
@@ -17,12 +17,18 @@
 //!     18     2  scale: table units per centi-man (8)
 //!     20     4  K: the logistic scale fitted in training (f32; information)
 //!     24     4  note length N
-//!     28     N  note (UTF-8: how the weights were trained)
-//!   28+N  R*6561*4   tables: per region, per configuration, mg and eg (i16 each)
+//!     28     2  T: bands of tall windows (version 4; 0: no tall windows,
+//!               else the layout's bands: 6 on 10x10, 4 on 8x8); a
+//!               version 3 or older file has no such field, and H = 28,
+//!               else H = 30
+//!      H     N  note (UTF-8: how the weights were trained)
+//!    H+N  R*6561*4   tables: per region, per configuration, mg and eg (i16 each)
 //!      .   D*8  dense weights: per term, mg and eg (i32 each)
 //!      .   Q*8  king squares (version 3): per square of the board, in the
 //!               standard numbering (Q = 50 on 10x10, 32 on 8x8), what a
 //!               white king there is worth, mg and eg (i32 each)
+//!      .  T*59049*4  tall tables (version 4): per band (top row), per
+//!               configuration of the 10 squares, mg and eg (i16 each)
 //!      .     8  checksum: FNV-1a 64 of every byte before it
 //! ```
 //!
@@ -30,12 +36,13 @@
 //! says which check failed; the engine keeps its current evaluation then.
 //!
 //! Version 1 files have only the first six dense terms, version 1 and 2
-//! files no king squares. They are read with zero weights for what they
-//! lack, which evaluates exactly as they did.
+//! files no king squares, version 1 to 3 files no tall windows. They are
+//! read with zero weights (and no tall windows) for what they lack, which
+//! evaluates exactly as they did.
 
 use super::features::Feature;
 use super::pattern_dense;
-use super::pattern_layout::{CONFIGS, Layout, REGION_SQUARES, SWAP};
+use super::pattern_layout::{CONFIGS, Layout, REGION_SQUARES, SWAP, TALL_CONFIGS, tall_swap};
 use super::weights::Weights;
 use std::fmt;
 use std::path::Path;
@@ -43,15 +50,15 @@ use tiao_draughts::board::Variant;
 
 /// The file's first bytes.
 pub const MAGIC: &[u8; 8] = b"TIAOPATW";
-/// The format version this build writes (it also reads versions 1 and 2).
-pub const VERSION: u16 = 3;
+/// The format version this build writes (it also reads versions 1 to 3).
+pub const VERSION: u16 = 4;
 /// Dense terms (see `pattern_dense.rs`).
 pub const DENSE: usize = pattern_dense::DENSE;
 /// Table units per centi-man: patterns are stored finer than a centi-man,
 /// since many small contributions add up.
 pub const SCALE: i32 = 8;
-/// Bytes before the note.
-const FIXED_HEADER: usize = 28;
+/// Bytes before the note (version 3 and older: 28).
+const FIXED_HEADER: usize = 30;
 /// Largest dense weight a file may give, in table units: a won game
 /// (10,000 centi-men) per unit of the term. The evaluation multiplies a
 /// weight by its term (a few hundred at most) and adds the region tables in
@@ -109,6 +116,11 @@ pub struct PatternWeights {
     /// black king on `s` counts minus the entry of the square half a turn
     /// away, so colour symmetry holds by construction. One per square.
     pub king_squares: Vec<(i32, i32)>,
+    /// `tall[b * TALL_CONFIGS + i]`: a tall window of band (top row) `b` in
+    /// configuration `i`, White's view; empty when the weights have none
+    /// (and then `layout` has no tall windows). Symmetric as `tables`: the
+    /// mirrored band in the swapped configuration has the negated entry.
+    pub tall: Vec<Entry>,
     /// What blends the middle-game and endgame weights.
     pub phase: Phase,
     /// The logistic scale of training (centi-men); information only.
@@ -150,6 +162,11 @@ pub enum PatternFileError {
     /// The tables break colour symmetry: the file was not made by `tiao train`.
     NotSymmetric {
         region: usize,
+        index: usize,
+    },
+    /// A tall table breaks colour symmetry.
+    TallNotSymmetric {
+        band: usize,
         index: usize,
     },
     BadNote,
@@ -202,6 +219,10 @@ impl fmt::Display for PatternFileError {
             PatternFileError::NotSymmetric { region, index } => write!(
                 f,
                 "region {region} configuration {index} breaks colour symmetry: the file is corrupt"
+            ),
+            PatternFileError::TallNotSymmetric { band, index } => write!(
+                f,
+                "tall band {band} configuration {index} breaks colour symmetry: the file is corrupt"
             ),
             PatternFileError::BadNote => write!(f, "the note is not UTF-8: the file is corrupt"),
             PatternFileError::DenseOutOfRange { term, value } => write!(
@@ -321,7 +342,8 @@ impl PatternWeights {
             variant,
             tables: vec![Entry::default(); layout.len() * CONFIGS],
             king_squares: vec![(0, 0); variant.squares() as usize],
-            layout,
+            tall: Vec::new(),
+            layout: layout.without_tall(),
             dense,
             phase: Phase::Pieces,
             k: 0.0,
@@ -331,7 +353,8 @@ impl PatternWeights {
 
     /// The file's bytes.
     pub fn to_bytes(&self) -> Vec<u8> {
-        let mut out = Vec::with_capacity(FIXED_HEADER + self.tables.len() * 4 + 256);
+        let entries = self.tables.len() + self.tall.len();
+        let mut out = Vec::with_capacity(FIXED_HEADER + entries * 4 + 256);
         out.extend_from_slice(MAGIC);
         out.extend_from_slice(&VERSION.to_le_bytes());
         out.push(variant_code(self.variant));
@@ -342,14 +365,21 @@ impl PatternWeights {
         out.extend_from_slice(&(SCALE as u16).to_le_bytes());
         out.extend_from_slice(&self.k.to_le_bytes());
         out.extend_from_slice(&(self.note.len() as u32).to_le_bytes());
+        out.extend_from_slice(&(self.layout.tall_bands() as u16).to_le_bytes());
         out.extend_from_slice(self.note.as_bytes());
-        for e in &self.tables {
+        let entry = |out: &mut Vec<u8>, e: &Entry| {
             out.extend_from_slice(&e.mg.to_le_bytes());
             out.extend_from_slice(&e.eg.to_le_bytes());
+        };
+        for e in &self.tables {
+            entry(&mut out, e);
         }
         for &(mg, eg) in self.dense.iter().chain(&self.king_squares) {
             out.extend_from_slice(&mg.to_le_bytes());
             out.extend_from_slice(&eg.to_le_bytes());
+        }
+        for e in &self.tall {
+            entry(&mut out, e);
         }
         let sum = fnv1a64(&out);
         out.extend_from_slice(&sum.to_le_bytes());
@@ -369,7 +399,7 @@ impl PatternWeights {
         let version = r.u16()?;
         let dense_expected = match version {
             1 => pattern_dense::DENSE_V1,
-            2 | VERSION => DENSE,
+            2..=VERSION => DENSE,
             _ => return Err(PatternFileError::UnsupportedVersion(version)),
         };
         let code = r.u8()?;
@@ -387,7 +417,7 @@ impl PatternWeights {
             1 => Phase::Pieces,
             _ => Phase::of_code(phase_code).ok_or(PatternFileError::UnknownPhase(phase_code))?,
         };
-        let layout =
+        let full =
             Layout::for_variant(variant).ok_or(PatternFileError::UnsupportedBoard(variant))?;
         let king_n = if version >= 3 {
             variant.squares() as usize
@@ -395,7 +425,7 @@ impl PatternWeights {
             0
         };
         let (regions, squares, dense_n, scale) = (r.u16()?, r.u16()?, r.u16()?, r.u16()?);
-        if regions as usize != layout.len()
+        if regions as usize != full.len()
             || squares as usize != REGION_SQUARES
             || dense_n as usize != dense_expected
             || i32::from(scale) != SCALE
@@ -404,15 +434,30 @@ impl PatternWeights {
                 "file has {regions} regions of {squares} squares, {dense_n} dense terms, scale {scale}; \
                  format version {version} has {} regions of {REGION_SQUARES} squares, \
                  {dense_expected} dense terms, scale {SCALE}",
-                layout.len()
+                full.len()
             )));
         }
         let k = f32::from_le_bytes(r.array()?);
         let note_len = r.u32()? as usize;
+        let (header, bands) = match version {
+            4.. => (FIXED_HEADER, usize::from(r.u16()?)),
+            _ => (FIXED_HEADER - 2, 0),
+        };
+        let layout = match bands {
+            0 => full.without_tall(),
+            b if b == full.tall_bands() => full,
+            b => {
+                return Err(PatternFileError::Shape(format!(
+                    "file has {b} bands of tall windows; this board has {}",
+                    full.tall_bands()
+                )));
+            }
+        };
         // Check the whole length before reading the body, so a truncated
         // file reports its size rather than a field deep inside.
-        let body = layout.len() * CONFIGS * 4 + (dense_expected + king_n) * 8 + 8;
-        let needed = FIXED_HEADER.saturating_add(note_len).saturating_add(body);
+        let body =
+            (layout.len() * CONFIGS + bands * TALL_CONFIGS) * 4 + (dense_expected + king_n) * 8 + 8;
+        let needed = header.saturating_add(note_len).saturating_add(body);
         if bytes.len() < needed {
             return Err(PatternFileError::Truncated {
                 needed,
@@ -435,14 +480,15 @@ impl PatternWeights {
         let note = std::str::from_utf8(r.take(note_len)?)
             .map_err(|_| PatternFileError::BadNote)?
             .to_string();
-        let raw = r.take(layout.len() * CONFIGS * 4)?;
-        let tables: Vec<Entry> = raw
-            .chunks_exact(4)
-            .map(|c| Entry {
-                mg: i16::from_le_bytes([c[0], c[1]]),
-                eg: i16::from_le_bytes([c[2], c[3]]),
-            })
-            .collect();
+        let entries = |raw: &[u8]| -> Vec<Entry> {
+            raw.chunks_exact(4)
+                .map(|c| Entry {
+                    mg: i16::from_le_bytes([c[0], c[1]]),
+                    eg: i16::from_le_bytes([c[2], c[3]]),
+                })
+                .collect()
+        };
+        let tables = entries(r.take(layout.len() * CONFIGS * 4)?);
         let mut dense = [(0, 0); DENSE];
         for (term, d) in dense.iter_mut().enumerate().take(dense_expected) {
             *d = r.weight_pair(|value| PatternFileError::DenseOutOfRange { term, value })?;
@@ -451,11 +497,13 @@ impl PatternWeights {
         for (square, d) in king_squares.iter_mut().enumerate().take(king_n) {
             *d = r.weight_pair(|value| PatternFileError::KingSquareOutOfRange { square, value })?;
         }
+        let tall = entries(r.take(bands * TALL_CONFIGS * 4)?);
         let _checksum = r.u64()?;
         let w = PatternWeights {
             variant,
             layout,
             tables,
+            tall,
             dense,
             king_squares,
             phase,
@@ -481,7 +529,37 @@ impl PatternWeights {
                 }
             }
         }
+        let bands = self.layout.tall_bands();
+        if self.tall.len() != bands * TALL_CONFIGS {
+            return Err(PatternFileError::Shape(format!(
+                "{} tall entries for {bands} bands",
+                self.tall.len()
+            )));
+        }
+        let swap = tall_swap();
+        for band in 0..bands {
+            let (own, mirror) = (band * TALL_CONFIGS, (bands - 1 - band) * TALL_CONFIGS);
+            for (i, &j) in swap.iter().enumerate() {
+                let a = self.tall[own + i];
+                let b = self.tall[mirror + j as usize];
+                if i32::from(a.mg) != -i32::from(b.mg) || i32::from(a.eg) != -i32::from(b.eg) {
+                    return Err(PatternFileError::TallNotSymmetric { band, index: i });
+                }
+            }
+        }
         Ok(())
+    }
+
+    /// These weights with tall tables (all zero) if they have none: the
+    /// starting point of a training that adds them.
+    pub fn with_tall(mut self) -> PatternWeights {
+        if self.tall.is_empty()
+            && let Some(full) = Layout::for_variant(self.variant)
+        {
+            self.tall = vec![Entry::default(); full.tall_bands() * TALL_CONFIGS];
+            self.layout = full;
+        }
+        self
     }
 
     /// Read a weights file. Errors name the file.
@@ -504,6 +582,7 @@ impl PatternWeights {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::eval::pattern_layout::MAX_TALL;
 
     const INTERNATIONAL: &[u8] = include_bytes!("weights-pattern-international.bin");
 
@@ -514,8 +593,12 @@ mod tests {
     /// checksum made right: 0..20 are the mg and eg of each dense term,
     /// then come those of each king square.
     fn with_dense(k: usize, value: i32) -> Vec<u8> {
+        let tall = PatternWeights::from_bytes(INTERNATIONAL, None)
+            .expect("shipped weights")
+            .tall
+            .len();
         let mut b = current(INTERNATIONAL);
-        let at = b.len() - 8 - (DENSE + KING_SQUARES) * 8 + 4 * k;
+        let at = b.len() - 8 - 4 * tall - (DENSE + KING_SQUARES) * 8 + 4 * k;
         b[at..at + 4].copy_from_slice(&value.to_le_bytes());
         resealed(b)
     }
@@ -535,9 +618,19 @@ mod tests {
             .to_bytes()
     }
 
-    /// `w` written in format version 2: no king squares.
-    fn version_2(w: &PatternWeights) -> Vec<u8> {
+    /// `w` (without tall windows) written in format version 3: no tall
+    /// bands field.
+    fn version_3(w: &PatternWeights) -> Vec<u8> {
+        assert!(w.tall.is_empty());
         let mut b = w.to_bytes();
+        b[8..10].copy_from_slice(&3u16.to_le_bytes());
+        b.drain(28..30);
+        resealed(b)
+    }
+
+    /// `w` (without tall windows) written in format version 2: no king squares.
+    fn version_2(w: &PatternWeights) -> Vec<u8> {
+        let mut b = version_3(w);
         b[8..10].copy_from_slice(&2u16.to_le_bytes());
         let end = b.len() - 8;
         b.drain(end - KING_SQUARES * 8..end);
@@ -554,14 +647,72 @@ mod tests {
         resealed(b)
     }
 
+    /// The shipped international weights without tall windows.
+    fn without_tall() -> PatternWeights {
+        let mut w = PatternWeights::from_bytes(INTERNATIONAL, None).expect("shipped weights");
+        w.tall.clear();
+        w.layout = w.layout.without_tall();
+        w
+    }
+
+    /// `w` with tall tables holding a few symmetric pairs of entries.
+    fn with_some_tall(w: PatternWeights) -> PatternWeights {
+        let mut w = w.with_tall();
+        let bands = w.layout.tall_bands();
+        let swap = tall_swap();
+        for (band, i, mg, eg) in [
+            (0, 5, 300, -7),
+            (1, 777, -12, 40),
+            (3, TALL_CONFIGS - 441, 9, 9),
+        ] {
+            let mirror = (bands - 1 - band) * TALL_CONFIGS + swap[i] as usize;
+            w.tall[band * TALL_CONFIGS + i] = Entry { mg, eg };
+            w.tall[mirror] = Entry { mg: -mg, eg: -eg };
+        }
+        w
+    }
+
+    #[test]
+    fn tall_tables_round_trip_and_older_files_have_none() {
+        let w = with_some_tall(without_tall());
+        assert_eq!(w.layout.tall.len(), MAX_TALL);
+        let b = w.to_bytes();
+        assert_eq!(b[28..30], (w.layout.tall_bands() as u16).to_le_bytes());
+        assert!(PatternWeights::from_bytes(&b, None) == Ok(w));
+        // A version 3 file: the same blocks, no tall windows.
+        let old = without_tall();
+        let read = PatternWeights::from_bytes(&version_3(&old), None).expect("version 3");
+        assert!(read.tall.is_empty() && read.layout.tall.is_empty());
+        assert!(read == old);
+    }
+
+    #[test]
+    fn tall_tables_of_another_shape_or_broken_symmetry_are_refused() {
+        let w = with_some_tall(without_tall());
+        let b = w.to_bytes();
+        let e = PatternWeights::from_bytes(&with_byte(&b, 28, 4), None).expect_err("4 bands");
+        assert_ne!(w.layout.tall_bands(), 4);
+        assert!(matches!(e, PatternFileError::Shape(_)), "{e}");
+        let mut broken = w.clone();
+        broken.tall[777].mg += 1;
+        let e = PatternWeights::from_bytes(&broken.to_bytes(), None).expect_err("asymmetric");
+        assert_eq!(
+            e,
+            PatternFileError::TallNotSymmetric {
+                band: 0,
+                index: 777
+            }
+        );
+    }
+
     #[test]
     fn version_2_files_read_with_an_empty_king_square_table() {
-        let mut w = PatternWeights::from_bytes(INTERNATIONAL, None).expect("shipped weights");
+        let mut w = without_tall();
         w.king_squares.fill((0, 0));
         let old = version_2(&w);
         assert!(PatternWeights::from_bytes(&old, None) == Ok(w.clone()));
         // A version 2 header over a version 3 body has bytes left over.
-        let mut b = w.to_bytes();
+        let mut b = version_3(&w);
         b[8..10].copy_from_slice(&2u16.to_le_bytes());
         let e = PatternWeights::from_bytes(&resealed(b), None).expect_err("mixed formats");
         assert_eq!(e, PatternFileError::TrailingBytes(KING_SQUARES * 8));
@@ -579,7 +730,7 @@ mod tests {
 
     #[test]
     fn version_1_files_read_with_zero_weights_for_the_later_terms() {
-        let mut w = PatternWeights::from_bytes(INTERNATIONAL, None).expect("shipped weights");
+        let mut w = without_tall();
         w.dense[pattern_dense::DENSE_V1..].fill((0, 0));
         w.dense[pattern_dense::MAN] = (800, 900);
         w.king_squares.fill((0, 0));
@@ -605,7 +756,7 @@ mod tests {
 
     #[test]
     fn the_phase_kind_round_trips_and_an_unknown_one_is_refused() {
-        let mut w = PatternWeights::from_bytes(INTERNATIONAL, None).expect("shipped weights");
+        let mut w = without_tall();
         w.phase = Phase::Advancement;
         let b = w.to_bytes();
         assert_eq!(b[11], 1);
@@ -667,6 +818,8 @@ mod tests {
                 .for_each(|e| *e = Entry { mg: t, eg: t });
             w.dense = [(sign * MAX_DENSE, sign * MAX_DENSE); DENSE];
             w.king_squares.fill((sign * MAX_DENSE, sign * MAX_DENSE));
+            let mut w = w.with_tall();
+            w.tall.iter_mut().for_each(|e| *e = Entry { mg: t, eg: t });
             let e = PatternEval::builtin().with(w);
             for p in crate::eval::extreme_positions::<R>() {
                 e.white_score(&p);

@@ -23,6 +23,15 @@
 //! squares; a region's index is then four of those pair values, one per
 //! row, as the digits of a base-9 number. That is a third of the operations
 //! of gathering every region's bits separately.
+//!
+//! Beside the 4x4 blocks, a layout may have *tall windows*: 4 files and 5
+//! rows, 10 dark squares, 3^10 configurations, whose index is five
+//! row-pair values as base-9 digits. A tall window's table is too large
+//! to have one per place, so the windows with the same top row (a *band*:
+//! the same distance from both crowning rows) share one; the blocks' own
+//! tables say what the edges change. (Scan 3.1's windows are 6 rows tall;
+//! here their 10.6 MB of tables slowed the search more than they gained:
+//! docs/strength.md, "Tall windows".)
 
 use tiao_draughts::board::{Geometry, Variant};
 
@@ -63,25 +72,7 @@ pub static SWAP: [u16; CONFIGS] = {
     let mut t = [0u16; CONFIGS];
     let mut i = 0;
     while i < CONFIGS {
-        let mut digits = [0usize; REGION_SQUARES];
-        let mut x = i;
-        let mut j = 0;
-        while j < REGION_SQUARES {
-            digits[j] = x % 3;
-            x /= 3;
-            j += 1;
-        }
-        let mut v = 0usize;
-        let mut j = REGION_SQUARES;
-        while j > 0 {
-            j -= 1;
-            // Digit j of the swapped index is digit 7 - j of this one, with
-            // white (1) and black (2) exchanged.
-            let d = digits[REGION_SQUARES - 1 - j];
-            let d = if d == 0 { 0 } else { 3 - d };
-            v = v * 3 + d;
-        }
-        t[i] = v as u16;
+        t[i] = swapped(i, REGION_SQUARES) as u16;
         i += 1;
     }
     t
@@ -193,17 +184,96 @@ pub const MAX_REGIONS: usize = 49;
 const INDEX_SLOTS: usize = 56;
 const _: () = assert!(MAX_REGIONS <= INDEX_SLOTS && INDEX_SLOTS.is_multiple_of(8));
 
+/// Rows of a tall window (its files are a block's 4).
+const TALL_ROWS: u32 = 5;
+/// Dark squares in a tall window.
+pub const TALL_SQUARES: usize = 2 * TALL_ROWS as usize;
+/// Configurations of a tall window.
+pub const TALL_CONFIGS: usize = 3usize.pow(TALL_SQUARES as u32);
+/// Files between the left edges of neighbouring tall windows of a band.
+const TALL_STRIDE: u32 = 1;
+/// Most tall windows of a supported board (10x10: a band per top row,
+/// windows at every `TALL_STRIDE` files of the 7 places in a band).
+pub const MAX_TALL: usize = (11 - TALL_ROWS as usize) * (6 / TALL_STRIDE as usize + 1);
+/// Slots of the tall windows' indices: whole 128-bit vectors of u32.
+const TALL_SLOTS: usize = MAX_TALL.next_multiple_of(4);
+const _: () = assert!(MAX_TALL <= TALL_SLOTS && TALL_SLOTS.is_multiple_of(4));
+
 /// The index of every region of a position, as the search carries them
 /// from a position to its children (`Layout::update`) instead of reading
 /// the board again at every node, as Scan does. Unused slots (8x8 has 25
 /// regions, and every board pads to `INDEX_SLOTS`) stay 0.
+///
+/// `tall[t]` is tall window `t`'s entry in the weights' tall tables: its
+/// band's first entry plus its configuration (so a lookup needs no band).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct RegionIndices(pub [u16; INDEX_SLOTS]);
+pub struct RegionIndices {
+    pub blocks: [u16; INDEX_SLOTS],
+    pub tall: [u32; TALL_SLOTS],
+}
 
 impl Default for RegionIndices {
     fn default() -> Self {
-        RegionIndices([0; INDEX_SLOTS])
+        RegionIndices {
+            blocks: [0; INDEX_SLOTS],
+            tall: [0; TALL_SLOTS],
+        }
     }
+}
+
+/// One tall window: 4 files by `TALL_ROWS` rows.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Tall {
+    /// Top row and left file.
+    pub top: u32,
+    pub left: u32,
+    /// The 0-based square indices of its squares, in reading order.
+    pub squares: [u32; TALL_SQUARES],
+    /// For each of its rows, where the row's pair value is in `RowPairs`.
+    pub pairs: [u8; TALL_ROWS as usize],
+}
+
+impl Tall {
+    /// The configuration, square by square (`white`, `black`: the men as
+    /// board words of geometry `G`).
+    pub fn index<G: Geometry>(&self, white: u64, black: u64) -> usize {
+        self.squares.iter().rev().fold(0, |acc, &sq| {
+            let bit = G::bit_of(sq);
+            3 * acc + ((white >> bit) & 1) as usize + 2 * ((black >> bit) & 1) as usize
+        })
+    }
+
+    /// The same configuration from the board's pair values.
+    #[inline(always)]
+    pub fn index_from(&self, rows: &RowPairs) -> usize {
+        self.pairs.iter().rev().fold(0, |acc, &slot| {
+            9 * acc + rows.0[usize::from(slot) & (ROW_PAIR_SLOTS - 1)] as usize
+        })
+    }
+}
+
+/// A configuration seen from the other side of the board: the squares in
+/// reverse order and the colours exchanged (`squares` of them; 8 for a
+/// block, `TALL_SQUARES` for a tall window).
+pub const fn swapped(i: usize, squares: usize) -> usize {
+    let (mut x, mut v, mut j) = (i, 0, 0);
+    while j < squares {
+        let d = x % 3;
+        x /= 3;
+        v = v * 3 + if d == 0 { 0 } else { 3 - d };
+        j += 1;
+    }
+    v
+}
+
+/// `swapped` for every tall configuration, computed once.
+pub fn tall_swap() -> &'static [u32] {
+    static TABLE: std::sync::OnceLock<Vec<u32>> = std::sync::OnceLock::new();
+    TABLE.get_or_init(|| {
+        (0..TALL_CONFIGS)
+            .map(|i| swapped(i, TALL_SQUARES) as u32)
+            .collect()
+    })
 }
 
 /// The regions of one board size.
@@ -217,6 +287,13 @@ pub struct Layout {
     /// `places[b][r]`: the place value (3^j) of the square of board bit
     /// `b` in region `r`'s index, 0 when the region does not hold it.
     places: Vec<[u16; INDEX_SLOTS]>,
+    /// The tall windows, in order of top row, then left file (none when
+    /// the weights have no tall tables: see [`Layout::without_tall`]).
+    pub tall: Vec<Tall>,
+    /// `tall_rotated[t]`: the window that the half turn maps window `t` onto.
+    pub tall_rotated: Vec<usize>,
+    /// `tall_places[b][t]`: as `places`, for the tall windows.
+    tall_places: Vec<[u32; TALL_SLOTS]>,
 }
 
 impl Layout {
@@ -268,12 +345,75 @@ impl Layout {
                 places[G::bit_of(sq) as usize][r] = 3u16.pow(j as u32);
             }
         }
+        let mut tall = Vec::new();
+        for top in 0..=n - TALL_ROWS {
+            for left in (0..=n - REGION_SIZE).step_by(TALL_STRIDE as usize) {
+                let mut squares = [0; TALL_SQUARES];
+                let mut pairs = [0; TALL_ROWS as usize];
+                for k in 0..TALL_ROWS as usize {
+                    let row = top + k as u32;
+                    let file = if (row + left) % 2 == 1 {
+                        left
+                    } else {
+                        left + 1
+                    };
+                    let sq = row * G::HALF + file / 2;
+                    squares[2 * k] = sq;
+                    squares[2 * k + 1] = sq + 1;
+                    pairs[k] = (4 * row + file / 2) as u8;
+                }
+                tall.push(Tall {
+                    top,
+                    left,
+                    squares,
+                    pairs,
+                });
+            }
+        }
+        let tall_rotated = tall
+            .iter()
+            .map(|t| {
+                let (top, left) = (n - TALL_ROWS - t.top, n - REGION_SIZE - t.left);
+                tall.iter()
+                    .position(|x| x.top == top && x.left == left)
+                    .unwrap_or(usize::MAX)
+            })
+            .collect();
+        let mut tall_places = vec![[0u32; TALL_SLOTS]; 64];
+        for (t, window) in tall.iter().enumerate() {
+            for (j, &sq) in window.squares.iter().enumerate() {
+                tall_places[G::bit_of(sq) as usize][t] = 3u32.pow(j as u32);
+            }
+        }
         Layout {
             size: n,
             regions,
             rotated,
             places,
+            tall,
+            tall_rotated,
+            tall_places,
         }
+    }
+
+    /// This layout without its tall windows: what weights without tall
+    /// tables read (and update: nothing).
+    pub fn without_tall(mut self) -> Layout {
+        self.tall.clear();
+        self.tall_rotated.clear();
+        self.tall_places.clear();
+        self
+    }
+
+    /// Bands of tall windows (distinct top rows; 0 without tall windows).
+    pub fn tall_bands(&self) -> usize {
+        self.tall.last().map_or(0, |t| t.top as usize + 1)
+    }
+
+    /// The first entry of band `top`'s table in the tall tables.
+    #[inline(always)]
+    fn tall_base(top: u32) -> u32 {
+        top * TALL_CONFIGS as u32
     }
 
     /// The indices of every region, read from the board: `white` and
@@ -283,8 +423,11 @@ impl Layout {
     pub fn indices<G: Geometry>(&self, white: u64, black: u64) -> RegionIndices {
         let rows = RowPairs::new::<G>(white, black);
         let mut out = RegionIndices::default();
-        for (slot, region) in out.0.iter_mut().zip(&self.regions) {
+        for (slot, region) in out.blocks.iter_mut().zip(&self.regions) {
             *slot = region.index_from(&rows) as u16;
+        }
+        for (slot, window) in out.tall.iter_mut().zip(&self.tall) {
+            *slot = Layout::tall_base(window.top) + window.index_from(&rows) as u32;
         }
         out
     }
@@ -302,11 +445,16 @@ impl Layout {
             let bit = changed.trailing_zeros() as usize;
             changed &= changed - 1;
             let state = |(w, b): (u64, u64)| ((w >> bit) & 1) as i32 + 2 * ((b >> bit) & 1) as i32;
-            // Arithmetic modulo 2^16: a negative change wraps, and the
-            // sums are the true indices (all below 6561) at the end.
-            let delta = (state(after) - state(before)) as u16;
-            for (slot, &place) in indices.0.iter_mut().zip(&self.places[bit]) {
-                *slot = slot.wrapping_add(place.wrapping_mul(delta));
+            // Arithmetic modulo 2^16 (2^32): a negative change wraps, and
+            // the sums are the true indices at the end.
+            let delta = state(after) - state(before);
+            for (slot, &place) in indices.blocks.iter_mut().zip(&self.places[bit]) {
+                *slot = slot.wrapping_add(place.wrapping_mul(delta as u16));
+            }
+            if let Some(places) = self.tall_places.get(bit) {
+                for (slot, &place) in indices.tall.iter_mut().zip(places) {
+                    *slot = slot.wrapping_add(place.wrapping_mul(delta as u32));
+                }
             }
         }
     }
@@ -373,6 +521,68 @@ mod tests {
     fn regions_are_closed_under_the_half_turn() {
         check::<B10>(49);
         check::<B8>(25);
+    }
+
+    fn check_tall<G: Geometry>(count: usize, bands: usize) {
+        let l = Layout::new::<G>();
+        assert_eq!(l.tall.len(), count);
+        assert_eq!(l.tall_bands(), bands);
+        for (i, t) in l.tall.iter().enumerate() {
+            let j = l.tall_rotated[i];
+            assert!(j < count);
+            assert_eq!(l.tall_rotated[j], i);
+            // The half turn maps the band onto the mirrored band.
+            assert_eq!(l.tall[j].top as usize, bands - 1 - t.top as usize);
+            for k in 0..TALL_SQUARES {
+                assert_eq!(
+                    l.tall[j].squares[TALL_SQUARES - 1 - k],
+                    G::SQUARES - 1 - t.squares[k]
+                );
+            }
+            for &sq in &t.squares {
+                let (row, file) = G::row_file(G::bit_of(sq));
+                assert!((t.top..t.top + TALL_ROWS).contains(&row));
+                assert!((t.left..t.left + REGION_SIZE).contains(&file));
+            }
+        }
+        assert!(l.without_tall().tall.is_empty());
+    }
+
+    #[test]
+    fn tall_windows_are_4_files_by_6_rows_and_closed_under_the_half_turn() {
+        let bands = |size: u32| (size + 1 - TALL_ROWS) as usize;
+        check_tall::<B10>(MAX_TALL, bands(10));
+        check_tall::<B8>((4 / TALL_STRIDE as usize + 1) * bands(8), bands(8));
+    }
+
+    #[test]
+    fn tall_swap_is_an_involution_that_reverses_and_recolours() {
+        let t = tall_swap();
+        for i in (0..TALL_CONFIGS).step_by(7) {
+            assert_eq!(t[t[i] as usize] as usize, i);
+        }
+        // A black man on the first square becomes a white man on the last.
+        assert_eq!(t[2] as usize, 3usize.pow(TALL_SQUARES as u32 - 1));
+    }
+
+    #[test]
+    fn tall_indices_from_row_pairs_equal_square_by_square_counts() {
+        fn agree<G: Geometry>() {
+            let l = Layout::new::<G>();
+            let mut rng = tiao_core::rng::Rng::new(5);
+            for _ in 0..500 {
+                let (white, black) = random_board::<G>(&mut rng);
+                let rows = RowPairs::new::<G>(white, black);
+                let indices = l.indices::<G>(white, black);
+                for (t, w) in l.tall.iter().enumerate() {
+                    let i = w.index::<G>(white, black);
+                    assert_eq!(w.index_from(&rows), i);
+                    assert_eq!(indices.tall[t] as usize, w.top as usize * TALL_CONFIGS + i);
+                }
+            }
+        }
+        agree::<B10>();
+        agree::<B8>();
     }
 
     #[test]
