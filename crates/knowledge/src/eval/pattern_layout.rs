@@ -276,6 +276,36 @@ pub fn tall_swap() -> &'static [u32] {
     })
 }
 
+/// Where a window whose left file is `left` meets row `row` of geometry
+/// `G`: the left one of its two dark squares there (the right one is the
+/// next square), and where that row's pair value is in `RowPairs`.
+fn window_row<G: Geometry>(row: u32, left: u32) -> (u32, u8) {
+    let file = if (row + left) % 2 == 1 {
+        left
+    } else {
+        left + 1
+    };
+    (row * G::HALF + file / 2, (4 * row + file / 2) as u8)
+}
+
+/// For windows of one shape at `corners` (top row, left file), the window
+/// the half turn maps each onto: its top row is `last_top` minus the
+/// window's, its left file the last left file minus the window's
+/// (`usize::MAX` if the set were not closed: tests check it is).
+fn half_turn(corners: &[(u32, u32)], last_top: u32) -> Vec<usize> {
+    let last_left = corners.iter().map(|c| c.1).max().unwrap_or(0);
+    corners
+        .iter()
+        .map(|&(top, left)| {
+            let image = (last_top - top, last_left - left);
+            corners
+                .iter()
+                .position(|&c| c == image)
+                .unwrap_or(usize::MAX)
+        })
+        .collect()
+}
+
 /// The regions of one board size.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Layout {
@@ -306,19 +336,12 @@ impl Layout {
                 let mut shifts = [0; 4];
                 let mut squares = [0; REGION_SQUARES];
                 let mut pairs = [0; 4];
-                for k in 0..REGION_SIZE {
-                    let row = top + k;
-                    // The first dark file of the block on this row.
-                    let file = if (row + left) % 2 == 1 {
-                        left
-                    } else {
-                        left + 1
-                    };
-                    let sq = row * G::HALF + file / 2;
-                    shifts[k as usize] = G::bit_of(sq);
-                    squares[2 * k as usize] = sq;
-                    squares[2 * k as usize + 1] = sq + 1;
-                    pairs[k as usize] = (4 * row + file / 2) as u8;
+                for k in 0..REGION_SIZE as usize {
+                    let (sq, pair) = window_row::<G>(top + k as u32, left);
+                    shifts[k] = G::bit_of(sq);
+                    squares[2 * k] = sq;
+                    squares[2 * k + 1] = sq + 1;
+                    pairs[k] = pair;
                 }
                 regions.push(Region {
                     top,
@@ -329,16 +352,8 @@ impl Layout {
                 });
             }
         }
-        let rotated = regions
-            .iter()
-            .map(|r| {
-                let (top, left) = (n - REGION_SIZE - r.top, n - REGION_SIZE - r.left);
-                regions
-                    .iter()
-                    .position(|x| x.top == top && x.left == left)
-                    .unwrap_or(usize::MAX)
-            })
-            .collect();
+        let corners: Vec<_> = regions.iter().map(|r| (r.top, r.left)).collect();
+        let rotated = half_turn(&corners, n - REGION_SIZE);
         let mut places = vec![[0u16; INDEX_SLOTS]; 64];
         for (r, region) in regions.iter().enumerate() {
             for (j, &sq) in region.squares.iter().enumerate() {
@@ -351,16 +366,10 @@ impl Layout {
                 let mut squares = [0; TALL_SQUARES];
                 let mut pairs = [0; TALL_ROWS as usize];
                 for k in 0..TALL_ROWS as usize {
-                    let row = top + k as u32;
-                    let file = if (row + left) % 2 == 1 {
-                        left
-                    } else {
-                        left + 1
-                    };
-                    let sq = row * G::HALF + file / 2;
+                    let (sq, pair) = window_row::<G>(top + k as u32, left);
                     squares[2 * k] = sq;
                     squares[2 * k + 1] = sq + 1;
-                    pairs[k] = (4 * row + file / 2) as u8;
+                    pairs[k] = pair;
                 }
                 tall.push(Tall {
                     top,
@@ -370,15 +379,8 @@ impl Layout {
                 });
             }
         }
-        let tall_rotated = tall
-            .iter()
-            .map(|t| {
-                let (top, left) = (n - TALL_ROWS - t.top, n - REGION_SIZE - t.left);
-                tall.iter()
-                    .position(|x| x.top == top && x.left == left)
-                    .unwrap_or(usize::MAX)
-            })
-            .collect();
+        let corners: Vec<_> = tall.iter().map(|t| (t.top, t.left)).collect();
+        let tall_rotated = half_turn(&corners, n - TALL_ROWS);
         let mut tall_places = vec![[0u32; TALL_SLOTS]; 64];
         for (t, window) in tall.iter().enumerate() {
             for (j, &sq) in window.squares.iter().enumerate() {
