@@ -320,8 +320,6 @@ pub struct Layout {
     /// The tall windows, in order of top row, then left file (none when
     /// the weights have no tall tables: see [`Layout::without_tall`]).
     pub tall: Vec<Tall>,
-    /// `tall_rotated[t]`: the window that the half turn maps window `t` onto.
-    pub tall_rotated: Vec<usize>,
     /// `tall_places[b][t]`: as `places`, for the tall windows.
     tall_places: Vec<[u32; TALL_SLOTS]>,
 }
@@ -379,8 +377,6 @@ impl Layout {
                 });
             }
         }
-        let corners: Vec<_> = tall.iter().map(|t| (t.top, t.left)).collect();
-        let tall_rotated = half_turn(&corners, n - TALL_ROWS);
         let mut tall_places = vec![[0u32; TALL_SLOTS]; 64];
         for (t, window) in tall.iter().enumerate() {
             for (j, &sq) in window.squares.iter().enumerate() {
@@ -393,7 +389,6 @@ impl Layout {
             rotated,
             places,
             tall,
-            tall_rotated,
             tall_places,
         }
     }
@@ -402,7 +397,6 @@ impl Layout {
     /// tables read (and update: nothing).
     pub fn without_tall(mut self) -> Layout {
         self.tall.clear();
-        self.tall_rotated.clear();
         self.tall_places.clear();
         self
     }
@@ -529,10 +523,14 @@ mod tests {
         let l = Layout::new::<G>();
         assert_eq!(l.tall.len(), count);
         assert_eq!(l.tall_bands(), bands);
+        // The engine and the trainer mirror a window by its band: the half
+        // turn must map every window onto one of the mirrored band.
+        let corners: Vec<_> = l.tall.iter().map(|t| (t.top, t.left)).collect();
+        let rotated = half_turn(&corners, G::SIZE - TALL_ROWS);
         for (i, t) in l.tall.iter().enumerate() {
-            let j = l.tall_rotated[i];
+            let j = rotated[i];
             assert!(j < count);
-            assert_eq!(l.tall_rotated[j], i);
+            assert_eq!(rotated[j], i);
             // The half turn maps the band onto the mirrored band.
             assert_eq!(l.tall[j].top as usize, bands - 1 - t.top as usize);
             for k in 0..TALL_SQUARES {
