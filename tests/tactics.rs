@@ -1,6 +1,7 @@
 //! The tactics suite: every forced shot of `tests/data/tactics-international.txt`
-//! (compiled by `tiao tactics find`) is found by a one-thread search at a
-//! fixed depth, shallower than the depth that confirmed it.
+//! (compiled by `tiao tactics find`) is found by a search at a fixed depth,
+//! shallower than the depth that confirmed it, with one thread and with
+//! two (whose helper defers the moves the other thread is searching).
 
 use tiao::board::International;
 use tiao::notation::read_fen;
@@ -10,11 +11,11 @@ use tiao::tools::tactics::{best_move, parse_suite};
 const SUITE: &str = include_str!("data/tactics-international.txt");
 const DEPTH: u32 = 10;
 
-#[test]
-fn every_shot_of_the_suite_is_found_at_depth_10() {
+/// The shots of the suite a search with `threads` threads misses.
+fn missed(threads: usize) -> Vec<String> {
     let suite = parse_suite(SUITE).expect("suite parses");
     assert!(suite.len() >= 25, "suite has {} shots", suite.len());
-    let mut s = Searcher::new(1, 16).expect("searcher");
+    let mut s = Searcher::new(threads, 16).expect("searcher");
     let mut missed = Vec::new();
     for shot in &suite {
         let pos = read_fen::<International>(&shot.fen).expect("fen");
@@ -23,6 +24,18 @@ fn every_shot_of_the_suite_is_found_at_depth_10() {
             missed.push(format!("{} : expected {} got {got}", shot.fen, shot.mv));
         }
     }
+    missed
+}
+
+#[test]
+fn every_shot_of_the_suite_is_found_at_depth_10() {
+    let missed = missed(1);
+    assert!(missed.is_empty(), "missed shots:\n{}", missed.join("\n"));
+}
+
+#[test]
+fn every_shot_of_the_suite_is_found_at_depth_10_by_two_threads() {
+    let missed = missed(2);
     assert!(missed.is_empty(), "missed shots:\n{}", missed.join("\n"));
 }
 

@@ -6,6 +6,7 @@
 //! [`Searcher::search`] on a thread of their own and keep a [`Control`]
 //! handle to stop it or to switch a ponder search to timed play.
 
+mod busy;
 pub mod score;
 mod thread;
 pub mod time;

@@ -3,6 +3,7 @@
 //! They diverge through timing and start depths, and fill the table for each
 //! other. The answer comes from the deepest completed iteration.
 
+use super::busy::Busy;
 use super::time::allocate;
 use super::tt::{TableTooLarge, TranspositionTable};
 use super::worker::{Completed, Shared, Worker};
@@ -24,6 +25,8 @@ pub struct Searcher {
     pool: rayon::ThreadPool,
     threads: usize,
     tt: Arc<TranspositionTable>,
+    /// The children being searched, when there are helper threads.
+    busy: Option<Arc<Busy>>,
     control: Arc<Control>,
 }
 
@@ -61,6 +64,11 @@ fn build_pool(threads: usize) -> Result<rayon::ThreadPool, SearcherError> {
         })
 }
 
+/// Marks of the children being searched, needed only with helper threads.
+fn busy_marks(threads: usize) -> Option<Arc<Busy>> {
+    (threads > 1).then(|| Arc::new(Busy::new()))
+}
+
 impl Searcher {
     /// A searcher with `threads` threads and a table of `hash_mib` MiB.
     pub fn new(threads: usize, hash_mib: usize) -> Result<Self, SearcherError> {
@@ -69,6 +77,7 @@ impl Searcher {
             pool: build_pool(threads)?,
             threads,
             tt: Arc::new(TranspositionTable::try_with_mib(hash_mib).map_err(SearcherError::Table)?),
+            busy: busy_marks(threads),
             control: Arc::new(Control::default()),
         })
     }
@@ -83,6 +92,7 @@ impl Searcher {
         if threads != self.threads {
             self.pool = build_pool(threads)?;
             self.threads = threads;
+            self.busy = busy_marks(threads);
         }
         Ok(())
     }
@@ -186,6 +196,7 @@ impl Searcher {
         self.tt.new_search();
         let shared = Shared {
             tt: self.tt.clone(),
+            busy: self.busy.clone(),
             control: self.control.clone(),
             nodes: AtomicU64::new(0),
             tt_probes: AtomicU64::new(0),
@@ -282,5 +293,54 @@ impl Searcher {
             .iter()
             .copied()
             .find(|r| G::move_key(r) == hit.mv)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::Limits;
+    use tiao_core::Colour;
+    use tiao_core::bits::BitWord;
+    use tiao_draughts::board::{International, Position};
+
+    /// Men and kings (a king three men), the side to move's view.
+    struct Material;
+
+    impl Evaluate<Position<International>> for Material {
+        type State = ();
+        fn evaluate(&self, pos: &Position<International>) -> i32 {
+            let side =
+                |c: Colour| 100 * pos.men(c).count() as i32 + 300 * pos.kings(c).count() as i32;
+            let s = side(Colour::White) - side(Colour::Black);
+            if pos.side() == Colour::White { s } else { -s }
+        }
+    }
+
+    fn search_start(
+        s: &mut Searcher,
+        depth: u32,
+    ) -> SearchResult<<Position<International> as Game>::Move> {
+        s.clear();
+        s.prepare(Mode::Analyze);
+        let params = Params {
+            limits: Limits::depth(depth),
+            mode: Mode::Analyze,
+            multipv: 1,
+        };
+        s.search(&Root::new(Position::start()), &Material, &params, &|_| {})
+    }
+
+    #[test]
+    fn moves_another_thread_is_searching_are_searched_last_not_skipped() {
+        // Every later move reads as busy, so each node defers them all and
+        // searches them after its first, in the same order: the same tree.
+        let mut plain = Searcher::new(1, 16).expect("searcher");
+        let mut deferring = Searcher::new(1, 16).expect("searcher");
+        let mut busy = Busy::new();
+        busy.everything = true;
+        deferring.busy = Some(Arc::new(busy));
+        let (a, b) = (search_start(&mut plain, 9), search_start(&mut deferring, 9));
+        assert_eq!((a.best, a.score, a.nodes), (b.best, b.score, b.nodes));
     }
 }

@@ -7,6 +7,7 @@
 //! transposition table, the stop flag and the node counter ([`Shared`],
 //! set up by `thread`).
 
+use super::busy::{self, Busy};
 use super::score::{
     DB_BOUND, DRAW, EVAL_LIMIT, INFINITE, Score, WIN_BOUND, db_score, from_tt, loss_in, to_tt,
     verdict_score, win_in,
@@ -20,6 +21,8 @@ use tiao_core::game::{Evaluate, Game, MoveBuffer};
 /// State shared by the workers of one search (made by `thread`).
 pub(super) struct Shared {
     pub tt: Arc<TranspositionTable>,
+    /// The children being searched (with helper threads only).
+    pub busy: Option<Arc<Busy>>,
     pub control: Arc<Control>,
     pub nodes: AtomicU64,
     pub tt_probes: AtomicU64,
@@ -588,80 +591,59 @@ impl<'a, G: Game, E: Evaluate<G>> Worker<'a, G, E> {
         let mut best = -INFINITE;
         let mut best_key = 0;
         let mut quiets_tried: arrayvec::ArrayVec<usize, 64> = arrayvec::ArrayVec::new();
+        // With helpers: a later move whose position another thread is
+        // searching waits until the others are done (`busy`).
+        let marks = self.sh.busy.as_deref().filter(|_| depth >= busy::MIN_DEPTH);
+        let mut deferred: arrayvec::ArrayVec<(usize, G::Move), 32> = arrayvec::ArrayVec::new();
+        let mut next_deferred = 0;
         let n = list.len();
-        for i in 0..n {
-            pick_next(list.as_mut_slice(), &mut scores, i);
-            let mv = &list.as_slice()[i].clone(); // `list` is reordered below
-            let child = pos.play(mv);
-            if depth >= 2 {
-                // Each child probes the table first thing, a memory miss
-                // most of the time. The first move usually cuts off: fetch
-                // its bucket as it is played. Past it the node will likely
-                // search every move: fetch the next sibling's bucket while
-                // this child's subtree is searched (the keys fix the order,
-                // so picking it early changes nothing).
-                if i <= 1 {
-                    self.sh.tt.prefetch(child.hash());
+        let mut next = 0;
+        loop {
+            let (i, mv, child) = if next < n {
+                let i = next;
+                next += 1;
+                pick_next(list.as_mut_slice(), &mut scores, i);
+                let mv = list.as_slice()[i];
+                let child = pos.play(&mv);
+                if depth >= 2 {
+                    // Each child probes the table first thing, a memory miss
+                    // most of the time. The first move usually cuts off: fetch
+                    // its bucket as it is played. Past it the node will likely
+                    // search every move: fetch the next sibling's bucket while
+                    // this child's subtree is searched (the keys fix the order,
+                    // so picking it early changes nothing).
+                    if i <= 1 {
+                        self.sh.tt.prefetch(child.hash());
+                    }
+                    if i >= 1 && i + 1 < n {
+                        pick_next(list.as_mut_slice(), &mut scores, i + 1);
+                        let next = pos.play(&list.as_slice()[i + 1]);
+                        self.sh.tt.prefetch(next.hash());
+                    }
                 }
-                if i >= 1 && i + 1 < n {
-                    pick_next(list.as_mut_slice(), &mut scores, i + 1);
-                    let next = pos.play(&list.as_slice()[i + 1]);
-                    self.sh.tt.prefetch(next.hash());
+                if i > 0
+                    && marks.is_some_and(|b| b.contains(child.hash()))
+                    && deferred.try_push((i, mv)).is_ok()
+                {
+                    continue;
                 }
-            }
-            self.visit();
-            let cc = pos.next_counters(counters, mv, &child);
-            let cs = self.eval.state_after(state, pos, &child);
-            let tactical = pos.is_tactical(mv);
-            let mv_key = G::move_key(mv);
-            let mut score;
-            if i == 0 {
-                score = -self.search(&child, &cs, &cc, -beta, -alpha, depth - 1, ply + 1, pv_node);
+                (i, mv, child)
+            } else if let Some(&(i, mv)) = deferred.get(next_deferred) {
+                next_deferred += 1;
+                (i, mv, pos.play(&mv))
             } else {
-                let mut r = 0;
-                if G::EARLY_REDUCTIONS {
-                    // As Scan: a quiet move after the first (the fourth at
-                    // a PV node) one ply less, two from the seventh at a
-                    // non-PV node.
-                    if depth >= 3 && !tactical && i >= if pv_node { 3 } else { 1 } {
-                        r = if !pv_node && i >= 6 { 2 } else { 1 };
-                    }
-                } else if depth >= 3 && !tactical && i >= 2 {
-                    r = log_reduction(depth, i);
-                    if pv_node {
-                        r -= 1;
-                    }
-                }
-                // A killer one ply less.
-                if r > 0 && self.killers[ply].contains(&mv_key) {
-                    r -= 1;
-                }
-                r = r.clamp(0, (depth - 2).max(0));
-                score = -self.search(
-                    &child,
-                    &cs,
-                    &cc,
-                    -alpha - 1,
-                    -alpha,
-                    depth - 1 - r,
-                    ply + 1,
-                    false,
-                );
-                if score > alpha && r > 0 && !self.aborted {
-                    score = -self.search(
-                        &child,
-                        &cs,
-                        &cc,
-                        -alpha - 1,
-                        -alpha,
-                        depth - 1,
-                        ply + 1,
-                        false,
-                    );
-                }
-                if pv_node && score > alpha && score < beta && !self.aborted {
-                    score = -self.search(&child, &cs, &cc, -beta, -alpha, depth - 1, ply + 1, true);
-                }
+                break;
+            };
+            let tactical = pos.is_tactical(&mv);
+            let mv_key = G::move_key(&mv);
+            if let Some(b) = marks {
+                b.enter(child.hash());
+            }
+            let score = self.search_move(
+                pos, state, counters, &mv, &child, i, tactical, alpha, beta, depth, ply, pv_node,
+            );
+            if let Some(b) = marks {
+                b.leave(child.hash());
             }
             if self.aborted {
                 self.path.pop();
@@ -676,7 +658,7 @@ impl<'a, G: Game, E: Evaluate<G>> Worker<'a, G, E> {
                         let (head, tail) = self.pv.split_at_mut(ply + 1);
                         let line = &mut head[ply];
                         line.clear();
-                        line.push(*mv);
+                        line.push(mv);
                         line.extend_from_slice(&tail[0]);
                     }
                     if alpha >= beta {
@@ -704,6 +686,81 @@ impl<'a, G: Game, E: Evaluate<G>> Worker<'a, G, E> {
             .tt
             .store(key, best_key, to_tt(best, ply), depth, bound);
         best
+    }
+
+    /// Search move `i` of a node (in the order searched, deferred moves
+    /// keeping their place): the first with the node's window, a later one
+    /// with a null window, one or two plies less when it is late and quiet,
+    /// and again at full depth, then with the full window, while it beats
+    /// alpha.
+    #[allow(clippy::too_many_arguments)]
+    #[inline(always)]
+    fn search_move(
+        &mut self,
+        pos: &G,
+        state: &E::State,
+        counters: &G::Counters,
+        mv: &G::Move,
+        child: &G,
+        i: usize,
+        tactical: bool,
+        alpha: Score,
+        beta: Score,
+        depth: i32,
+        ply: usize,
+        pv_node: bool,
+    ) -> Score {
+        self.visit();
+        let cc = pos.next_counters(counters, mv, child);
+        let cs = self.eval.state_after(state, pos, child);
+        if i == 0 {
+            return -self.search(child, &cs, &cc, -beta, -alpha, depth - 1, ply + 1, pv_node);
+        }
+        let mut r = 0;
+        if G::EARLY_REDUCTIONS {
+            // As Scan: a quiet move after the first (the fourth at
+            // a PV node) one ply less, two from the seventh at a
+            // non-PV node.
+            if depth >= 3 && !tactical && i >= if pv_node { 3 } else { 1 } {
+                r = if !pv_node && i >= 6 { 2 } else { 1 };
+            }
+        } else if depth >= 3 && !tactical && i >= 2 {
+            r = log_reduction(depth, i);
+            if pv_node {
+                r -= 1;
+            }
+        }
+        // A killer one ply less.
+        if r > 0 && self.killers[ply].contains(&G::move_key(mv)) {
+            r -= 1;
+        }
+        r = r.clamp(0, (depth - 2).max(0));
+        let mut score = -self.search(
+            child,
+            &cs,
+            &cc,
+            -alpha - 1,
+            -alpha,
+            depth - 1 - r,
+            ply + 1,
+            false,
+        );
+        if score > alpha && r > 0 && !self.aborted {
+            score = -self.search(
+                child,
+                &cs,
+                &cc,
+                -alpha - 1,
+                -alpha,
+                depth - 1,
+                ply + 1,
+                false,
+            );
+        }
+        if pv_node && score > alpha && score < beta && !self.aborted {
+            score = -self.search(child, &cs, &cc, -beta, -alpha, depth - 1, ply + 1, true);
+        }
+        score
     }
 
     /// A quiet move caused a cutoff: remember it as a killer and credit its
