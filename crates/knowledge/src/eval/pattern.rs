@@ -215,23 +215,26 @@ fn indices<R: Rules>(w: &PatternWeights, pos: &Position<R>) -> RegionIndices {
 /// The sum of the region tables, middle game and endgame, in table units.
 #[inline(always)]
 fn pattern_sum<R: Rules>(w: &PatternWeights, pos: &Position<R>) -> (i32, i32) {
-    sum_of(w, &indices(w, pos))
+    sum_of(w, &indices(w, pos), pos)
 }
 
-/// The sum of the region tables at the given indices.
+/// The sum of the region tables: the blocks at the given indices, the
+/// tall windows (weights of format 4 only) read from the board.
 #[inline(always)]
-fn sum_of(w: &PatternWeights, indices: &RegionIndices) -> (i32, i32) {
+fn sum_of<R: Rules>(w: &PatternWeights, indices: &RegionIndices, pos: &Position<R>) -> (i32, i32) {
     let (mut mg, mut eg) = (0i32, 0i32);
     for (table, &i) in w.tables.chunks_exact(CONFIGS).zip(&indices.blocks) {
         let e = table[usize::from(i)];
         mg += i32::from(e.mg);
         eg += i32::from(e.eg);
     }
-    // Each tall index already points into its band's table.
-    for &i in indices.tall.iter().take(w.layout.tall.len()) {
-        let e = w.tall[i as usize];
-        mg += i32::from(e.mg);
-        eg += i32::from(e.eg);
+    if !w.layout.tall.is_empty() {
+        let (white, black) = men(pos);
+        for i in w.layout.tall_indices::<R::Geometry>(white, black) {
+            let e = w.tall[i as usize];
+            mg += i32::from(e.mg);
+            eg += i32::from(e.eg);
+        }
     }
     (mg, eg)
 }
@@ -414,7 +417,7 @@ impl<R: Rules> Evaluate<Position<R>> for PatternOf<R> {
             indices(&self.weights, pos),
             "carried region indices"
         );
-        let s = score_from(&self.weights, sum_of(&self.weights, state), pos);
+        let s = score_from(&self.weights, sum_of(&self.weights, state, pos), pos);
         if pos.side() == Colour::White { s } else { -s }
     }
 }

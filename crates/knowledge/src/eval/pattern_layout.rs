@@ -195,28 +195,25 @@ const TALL_STRIDE: u32 = 1;
 /// Most tall windows of a supported board (10x10: a band per top row,
 /// windows at every `TALL_STRIDE` files of the 7 places in a band).
 pub const MAX_TALL: usize = (11 - TALL_ROWS as usize) * (6 / TALL_STRIDE as usize + 1);
-/// Slots of the tall windows' indices: whole 128-bit vectors of u32.
-const TALL_SLOTS: usize = MAX_TALL.next_multiple_of(4);
-const _: () = assert!(MAX_TALL <= TALL_SLOTS && TALL_SLOTS.is_multiple_of(4));
-
-/// The index of every region of a position, as the search carries them
+/// The index of every block of a position, as the search carries them
 /// from a position to its children (`Layout::update`) instead of reading
 /// the board again at every node, as Scan does. Unused slots (8x8 has 25
 /// regions, and every board pads to `INDEX_SLOTS`) stay 0.
 ///
-/// `tall[t]` is tall window `t`'s entry in the weights' tall tables: its
-/// band's first entry plus its configuration (so a lookup needs no band).
+/// Tall windows are not carried: they are read from the board
+/// ([`Layout::tall_indices`]). Carrying them made this state 288 bytes
+/// instead of 112, and copying it to each child cost the search about a
+/// tenth of its time even with weights that have no tall windows
+/// (`benchmarks.md`).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct RegionIndices {
     pub blocks: [u16; INDEX_SLOTS],
-    pub tall: [u32; TALL_SLOTS],
 }
 
 impl Default for RegionIndices {
     fn default() -> Self {
         RegionIndices {
             blocks: [0; INDEX_SLOTS],
-            tall: [0; TALL_SLOTS],
         }
     }
 }
@@ -320,8 +317,6 @@ pub struct Layout {
     /// The tall windows, in order of top row, then left file (none when
     /// the weights have no tall tables: see [`Layout::without_tall`]).
     pub tall: Vec<Tall>,
-    /// `tall_places[b][t]`: as `places`, for the tall windows.
-    tall_places: Vec<[u32; TALL_SLOTS]>,
 }
 
 impl Layout {
@@ -377,27 +372,19 @@ impl Layout {
                 });
             }
         }
-        let mut tall_places = vec![[0u32; TALL_SLOTS]; 64];
-        for (t, window) in tall.iter().enumerate() {
-            for (j, &sq) in window.squares.iter().enumerate() {
-                tall_places[G::bit_of(sq) as usize][t] = 3u32.pow(j as u32);
-            }
-        }
         Layout {
             size: n,
             regions,
             rotated,
             places,
             tall,
-            tall_places,
         }
     }
 
     /// This layout without its tall windows: what weights without tall
-    /// tables read (and update: nothing).
+    /// tables read.
     pub fn without_tall(mut self) -> Layout {
         self.tall.clear();
-        self.tall_places.clear();
         self
     }
 
@@ -422,10 +409,20 @@ impl Layout {
         for (slot, region) in out.blocks.iter_mut().zip(&self.regions) {
             *slot = region.index_from(&rows) as u16;
         }
-        for (slot, window) in out.tall.iter_mut().zip(&self.tall) {
-            *slot = Layout::tall_base(window.top) + window.index_from(&rows) as u32;
-        }
         out
+    }
+
+    /// Each tall window's entry in the tall tables (its band's first entry
+    /// plus its configuration), read from the board as [`Layout::indices`]
+    /// reads the blocks.
+    #[inline]
+    pub fn tall_indices<G: Geometry>(
+        &self,
+        white: u64,
+        black: u64,
+    ) -> impl Iterator<Item = u32> + '_ {
+        let rows = RowPairs::new::<G>(white, black);
+        (self.tall.iter()).map(move |w| Layout::tall_base(w.top) + w.index_from(&rows) as u32)
     }
 
     /// Bring `indices` from the men `before` (white, black) to the men
@@ -441,16 +438,11 @@ impl Layout {
             let bit = changed.trailing_zeros() as usize;
             changed &= changed - 1;
             let state = |(w, b): (u64, u64)| ((w >> bit) & 1) as i32 + 2 * ((b >> bit) & 1) as i32;
-            // Arithmetic modulo 2^16 (2^32): a negative change wraps, and
-            // the sums are the true indices at the end.
-            let delta = state(after) - state(before);
+            // Arithmetic modulo 2^16: a negative change wraps, and the
+            // sums are the true indices (all below 6561) at the end.
+            let delta = (state(after) - state(before)) as u16;
             for (slot, &place) in indices.blocks.iter_mut().zip(&self.places[bit]) {
-                *slot = slot.wrapping_add(place.wrapping_mul(delta as u16));
-            }
-            if let Some(places) = self.tall_places.get(bit) {
-                for (slot, &place) in indices.tall.iter_mut().zip(places) {
-                    *slot = slot.wrapping_add(place.wrapping_mul(delta as u32));
-                }
+                *slot = slot.wrapping_add(place.wrapping_mul(delta));
             }
         }
     }
@@ -573,11 +565,12 @@ mod tests {
             for _ in 0..500 {
                 let (white, black) = random_board::<G>(&mut rng);
                 let rows = RowPairs::new::<G>(white, black);
-                let indices = l.indices::<G>(white, black);
+                let indices: Vec<u32> = l.tall_indices::<G>(white, black).collect();
+                assert_eq!(indices.len(), l.tall.len());
                 for (t, w) in l.tall.iter().enumerate() {
                     let i = w.index::<G>(white, black);
                     assert_eq!(w.index_from(&rows), i);
-                    assert_eq!(indices.tall[t] as usize, w.top as usize * TALL_CONFIGS + i);
+                    assert_eq!(indices[t] as usize, w.top as usize * TALL_CONFIGS + i);
                 }
             }
         }
