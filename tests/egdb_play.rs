@@ -14,7 +14,7 @@ use tiao::endgame::{Egdb, GenOptions, VariantEgdb, generate};
 use tiao::engine::{Decision, Engine, MoveReading, Options, PositionText, Purpose};
 use tiao::notation::{MoveFormat, read_fen, write_hub_move};
 use tiao::search::score::{DB_BOUND, WIN_BOUND};
-use tiao::search::{Limits, Mode, Params};
+use tiao::search::{Limits, Params};
 
 /// International tables up to 3 pieces, generated once for the whole file.
 fn tables() -> &'static Path {
@@ -81,11 +81,7 @@ fn the_search_scores_positions_that_reach_the_tables_as_database_results() {
     let mut engine = engine_with_tables();
     set_fen(&mut engine, fen);
     // Analysis: thinking would play the only legal move (the capture) at once.
-    let analyse = Params {
-        limits: Limits::depth(4),
-        mode: Mode::Analyze,
-        multipv: 1,
-    };
+    let analyse = Params::analyze(Limits::depth(4));
     let with = engine.search(&analyse, MoveFormat::Hub, &|_| {});
     assert!(with.score.abs() > DB_BOUND, "score {}", with.score);
     // Without tables the same shallow search cannot see the end.

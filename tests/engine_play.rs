@@ -269,11 +269,7 @@ fn a_lost_position_prefers_the_longest_defence() {
         history: Vec::new(),
     };
     s.prepare(Mode::Analyze);
-    let params = Params {
-        limits: Limits::depth(14),
-        mode: Mode::Analyze,
-        multipv: 1,
-    };
+    let params = Params::analyze(Limits::depth(14));
     let out = s.search(&root, &Evaluator::default(), &params, &|_| {});
     let best = out.best.map(|m| write_hub_move::<International>(&m));
     assert_eq!(best.as_ref(), Some(longest), "score {}", out.score);
@@ -309,11 +305,7 @@ fn two_threads_search_and_agree_on_a_forced_capture() {
     let out = s.search(
         &root,
         &Evaluator::default(),
-        &Params {
-            limits: Limits::depth(8),
-            mode: Mode::Analyze,
-            multipv: 1,
-        },
+        &Params::analyze(Limits::depth(8)),
         &|_| {},
     );
     let best = out.best.expect("move");

@@ -725,14 +725,10 @@ fn the_throw_game_search_honours_its_time_and_stop() {
         control.stop();
     });
     let start = Instant::now();
-    let infinite = Params {
-        limits: Limits {
-            infinite: true,
-            ..Limits::default()
-        },
-        mode: Mode::Analyze,
-        multipv: 1,
-    };
+    let infinite = Params::analyze(Limits {
+        infinite: true,
+        ..Limits::default()
+    });
     let out = engine.search_prepared(&infinite, MoveFormat::Hub, &|_| {});
     stopper.join().expect("stopper");
     assert!(out.best.is_some());

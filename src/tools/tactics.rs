@@ -80,11 +80,7 @@ pub fn parse_suite(text: &str) -> Result<Vec<Shot>, String> {
 pub fn best_move(s: &mut Searcher, pos: &Position<International>, depth: u32) -> Option<String> {
     s.clear();
     s.prepare(Mode::Analyze);
-    let params = Params {
-        limits: Limits::depth(depth),
-        mode: Mode::Analyze,
-        multipv: 1,
-    };
+    let params = Params::analyze(Limits::depth(depth));
     let out = s.search(&Root::new(*pos), &Evaluator::default(), &params, &|_| {});
     out.best.map(|m| write_hub_move::<International>(&m))
 }
@@ -102,11 +98,7 @@ fn root_scores(
     for mv in &list {
         let child = pos.play(mv);
         s.prepare(Mode::Analyze);
-        let params = Params {
-            limits: Limits::depth(depth.saturating_sub(1).max(1)),
-            mode: Mode::Analyze,
-            multipv: 1,
-        };
+        let params = Params::analyze(Limits::depth(depth.saturating_sub(1).max(1)));
         let r = s.search(&Root::new(child), &eval, &params, &|_| {});
         let sacrifice = !mv.is_capture() && has_capture(&child);
         out.push((-r.score, write_hub_move::<International>(mv), sacrifice));

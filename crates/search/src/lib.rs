@@ -101,6 +101,15 @@ impl Params {
             multipv: 1,
         }
     }
+
+    /// Analysis of one line within `limits` (it never ends early).
+    pub fn analyze(limits: Limits) -> Self {
+        Params {
+            limits,
+            mode: Mode::Analyze,
+            multipv: 1,
+        }
+    }
 }
 
 /// Progress of a search, reported after each completed iteration.

@@ -323,11 +323,7 @@ mod tests {
     ) -> SearchResult<<Position<International> as Game>::Move> {
         s.clear();
         s.prepare(Mode::Analyze);
-        let params = Params {
-            limits: Limits::depth(depth),
-            mode: Mode::Analyze,
-            multipv: 1,
-        };
+        let params = Params::analyze(Limits::depth(depth));
         s.search(&Root::new(Position::start()), &Material, &params, &|_| {})
     }
 

@@ -484,11 +484,7 @@ impl Game {
                 }
             }
         };
-        let params = Params {
-            limits,
-            mode: Mode::Think,
-            multipv: 1,
-        };
+        let params = Params::think(limits);
         self.spawn(SearchKind::Engine, params.mode, move |engine, send, _| {
             let side = engine.side_to_move();
             let report = |info: &Info<String>| send(Reply::Info(line("engine", info, side)));
@@ -509,11 +505,7 @@ impl Game {
                 let start = engine.start_fen();
                 let moves = engine.history(engine.notation());
                 let moves: Vec<&str> = moves.iter().map(String::as_str).collect();
-                let params = Params {
-                    limits: Limits::depth(depth),
-                    mode: Mode::Analyze,
-                    multipv: 1,
-                };
+                let params = Params::analyze(Limits::depth(depth));
                 for ply in 0..=moves.len() {
                     if cancel.load(Ordering::SeqCst) {
                         break;

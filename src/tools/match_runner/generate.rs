@@ -18,7 +18,7 @@ use crate::engine::{
 };
 use crate::notation::MoveFormat;
 use crate::search::score::format_men;
-use crate::search::{Limits, Mode, Params};
+use crate::search::{Limits, Params};
 use std::collections::HashSet;
 use std::fmt::Write as _;
 use std::sync::Mutex;
@@ -131,11 +131,7 @@ pub fn score_all(
             let white_to_move = engine.side_to_move() == crate::board::Colour::White;
             // Analysis mode: a `think` search plays a single legal move at
             // once with no score, and forced captures are common here.
-            let params = Params {
-                limits: Limits::depth(depth),
-                mode: Mode::Analyze,
-                multipv: 1,
-            };
+            let params = Params::analyze(Limits::depth(depth));
             let out = engine.search(&params, MoveFormat::Hub, &|_| {});
             let score = if white_to_move { out.score } else { -out.score };
             if let Ok(mut s) = scores.lock() {
