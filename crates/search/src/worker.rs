@@ -617,8 +617,8 @@ impl<'a, G: Game, E: Evaluate<G>> Worker<'a, G, E> {
                     }
                     if i >= 1 && i + 1 < n {
                         pick_next(list.as_mut_slice(), &mut scores, i + 1);
-                        let next = pos.play(&list.as_slice()[i + 1]);
-                        self.sh.tt.prefetch(next.hash());
+                        let sibling = pos.play(&list.as_slice()[i + 1]);
+                        self.sh.tt.prefetch(sibling.hash());
                     }
                 }
                 if i > 0
