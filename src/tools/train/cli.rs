@@ -187,7 +187,7 @@ pub struct TrainArgs {
     /// see docs/training.md), decaying as --lr.
     #[arg(long, default_value_t = TrainConfig::default().lr_tall)]
     pub lr_tall: f32,
-    /// Add tall windows (4 files by 6 rows, a table per band) to the
+    /// Add tall windows (4 files by 5 rows, a table per band) to the
     /// evaluation; implied by --init weights that have them.
     #[arg(long)]
     pub tall: bool,
