@@ -413,3 +413,108 @@ fn exported_tall_windows_evaluate_as_the_model_does() {
         );
     }
 }
+
+/// Weights whose pattern-table entries are all non-zero (each region's
+/// entry for a configuration and its colour-swapped partner's differ), the
+/// dense terms v1's.
+fn tables_filled(model: &Model) -> tiao::eval::pattern_file::PatternWeights {
+    let p = model.params_from_v1().expect("v1");
+    let mut w = model.export(&p, 100.0, String::new()).expect("export");
+    for (i, e) in w.tables.iter_mut().enumerate() {
+        let v = 1 + (i % 89) as i16;
+        *e = tiao::eval::pattern_file::Entry { mg: v, eg: -v };
+    }
+    w
+}
+
+/// Lazy Adam: a table entry that no training position reads keeps its
+/// value, even under regularisation that pulls every entry towards zero
+/// (plain Adam moves it: the check can fail).
+#[test]
+fn lazy_adam_leaves_entries_no_position_reads() {
+    let positions = random_positions::<International>(200, 11);
+    let records: Vec<Record> = positions.iter().map(|p| Record::new(p, 0, 0, 0)).collect();
+    let model = Model::new(Variant::International).expect("model");
+    let (samples, _) = model.samples(&records);
+    let init = tables_filled(&model);
+    let start = model.params_from_weights(&init).expect("params");
+    // One position at a time: two positions may read an entry with
+    // opposite signs.
+    let mut read = vec![false; start.len()];
+    let mut grad = vec![0f32; start.len()];
+    for n in 0..samples.len() {
+        model.backward(&mut grad, &samples, n, 1.0);
+        for (r, g) in read.iter_mut().zip(&mut grad) {
+            *r |= *g != 0.0;
+            *g = 0.0;
+        }
+    }
+    let unread: Vec<usize> = (0..2 * model.dense_slot()).filter(|&i| !read[i]).collect();
+    assert!(unread.len() > start.len() / 2, "most entries are unread");
+    let run = |lazy: bool| {
+        let cfg = TrainConfig {
+            epochs: 2,
+            batch: 64,
+            lambda: 1.0,
+            k: Some(100.0),
+            l2_shared: 1e-2,
+            l2_specific: 1e-2,
+            init: Some(init.clone()),
+            patience: 2,
+            lazy,
+            ..TrainConfig::default()
+        };
+        let empty = model.samples(&[]).0;
+        trainer::train(&model, &samples, &empty, &cfg, &mut |_| {})
+            .expect("train")
+            .params
+    };
+    let lazy = run(true);
+    assert!(unread.iter().all(|&i| lazy[i] == start[i]));
+    assert!(
+        (0..2 * model.dense_slot()).any(|i| lazy[i] != start[i]),
+        "the entries read still learn"
+    );
+    let plain = run(false);
+    assert!(unread.iter().any(|&i| plain[i] != start[i]));
+}
+
+/// With `average`, the weights kept are the running average of the steps:
+/// after one step, the start moved by (1 - AVERAGE_DECAY) of that step.
+#[test]
+fn averaged_weights_follow_the_steps_by_the_decay() {
+    let positions = random_positions::<International>(300, 12);
+    let records: Vec<Record> = positions.iter().map(|p| Record::new(p, 30, 0, 0)).collect();
+    let model = Model::new(Variant::International).expect("model");
+    let (samples, _) = model.samples(&records);
+    let init = tables_filled(&model);
+    let start = model.params_from_weights(&init).expect("params");
+    let run = |average: bool| {
+        let cfg = TrainConfig {
+            epochs: 1,
+            batch: samples.len(),
+            lambda: 1.0,
+            k: Some(100.0),
+            init: Some(init.clone()),
+            average,
+            ..TrainConfig::default()
+        };
+        let empty = model.samples(&[]).0;
+        trainer::train(&model, &samples, &empty, &cfg, &mut |_| {})
+            .expect("train")
+            .params
+    };
+    let (stepped, averaged) = (run(false), run(true));
+    let rate = 1.0 - trainer::AVERAGE_DECAY;
+    let mut moved = 0;
+    for i in 0..start.len() {
+        let expected = start[i] + rate * (stepped[i] - start[i]);
+        assert!(
+            (averaged[i] - expected).abs() <= 1e-4 * (1.0 + expected.abs()),
+            "parameter {i}: {} against {expected}",
+            averaged[i]
+        );
+        moved += usize::from(stepped[i] != start[i]);
+    }
+    assert!(moved > 0, "the step moved something");
+}

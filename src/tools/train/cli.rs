@@ -187,6 +187,14 @@ pub struct TrainArgs {
     /// see docs/training.md), decaying as --lr.
     #[arg(long, default_value_t = TrainConfig::default().lr_tall)]
     pub lr_tall: f32,
+    /// Lazy Adam: a table entry unseen in a batch is not moved by its
+    /// momentum (see docs/training.md).
+    #[arg(long)]
+    pub lazy: bool,
+    /// Keep a running average of the weights (about the last thousand
+    /// steps) and validate and write it instead of the last step's weights.
+    #[arg(long)]
+    pub average: bool,
     /// Add tall windows (4 files by 5 rows, a table per band) to the
     /// evaluation; implied by --init weights that have them.
     #[arg(long)]
@@ -430,6 +438,8 @@ fn train(a: &TrainArgs) -> Result<(), String> {
         l2_specific: a.l2_specific,
         l2_tall: a.l2_tall,
         lr_tall: a.lr_tall,
+        lazy: a.lazy,
+        average: a.average,
         validation: a.validation,
         seed: a.seed,
         k: a.k,

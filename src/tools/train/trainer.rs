@@ -41,6 +41,17 @@ pub struct TrainConfig {
     /// rare, and Adam moves a rare entry for many steps after one
     /// sighting, so they want a smaller step than the blocks.
     pub lr_tall: f32,
+    /// Lazy Adam: a table entry (pattern, king square) that no position of
+    /// the batch touches keeps its weight and its moments, instead of
+    /// drifting on its momentum for the following steps: a rare entry is
+    /// moved only when seen. The dense terms, seen in every batch, are
+    /// updated as before.
+    pub lazy: bool,
+    /// Validate and keep a running average of the weights (decaying by
+    /// [`AVERAGE_DECAY`] a step) instead of the last step's weights. Adam
+    /// leaves the weights jittering around the minimum by about the step
+    /// size; the average sits nearer its middle.
+    pub average: bool,
     /// Fraction of the games held out for validation.
     pub validation: f64,
     pub seed: u64,
@@ -72,6 +83,8 @@ impl Default for TrainConfig {
             l2_specific: 1e-8,
             l2_tall: 1e-8,
             lr_tall: 0.02,
+            lazy: false,
+            average: false,
             validation: 0.05,
             seed: 1,
             k: None,
@@ -82,6 +95,10 @@ impl Default for TrainConfig {
         }
     }
 }
+
+/// Decay per step of the running average of `--average`: a memory of
+/// about a thousand steps, under half an epoch of ten million positions.
+pub const AVERAGE_DECAY: f32 = 0.999;
 
 /// The losses after one epoch (epoch 0: before training).
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -261,6 +278,7 @@ pub fn train(
         history[0].train, history[0].validation, history[0].validation_results
     ));
     let mut best = (history[0].validation, 0usize, p.clone());
+    let mut avg = if cfg.average { p.clone() } else { Vec::new() };
     let mut order: Vec<usize> = (0..train_set.len()).collect();
     let mut rng = Rng::new(cfg.seed);
     let threads = rayon::current_num_threads().max(1);
@@ -309,6 +327,7 @@ pub fn train(
             let c1 = 1.0 - beta1.powi(step);
             let c2 = 1.0 - beta2.powi(step);
             let (ls, lv, lt) = (cfg.l2_shared, cfg.l2_specific, cfg.l2_tall);
+            let dense = model.dense_slot()..model.king_slot();
             p.par_iter_mut()
                 .zip(m.par_iter_mut())
                 .zip(v.par_iter_mut())
@@ -316,6 +335,9 @@ pub fn train(
                 .enumerate()
                 .for_each(|(idx, (((w, m), v), g))| {
                     let slot = idx / 2;
+                    if cfg.lazy && *g == 0.0 && !dense.contains(&slot) {
+                        return;
+                    }
                     let (l2, step) = if model.is_shared(slot) {
                         (ls, lr)
                     } else if model.is_specific(slot) {
@@ -330,12 +352,19 @@ pub fn train(
                     *v = beta2 * *v + (1.0 - beta2) * g * g;
                     *w -= step * (*m / c1) / ((*v / c2).sqrt() + eps);
                 });
+            if cfg.average {
+                avg.par_iter_mut()
+                    .zip(p.par_iter())
+                    .for_each(|(a, w)| *a += (1.0 - AVERAGE_DECAY) * (w - *a));
+            }
         }
+        // The weights this epoch would keep: the average, or the last step's.
+        let kept: &[f32] = if cfg.average { &avg } else { &p };
         let e = EpochLoss {
             epoch,
             train: train_loss / train_set.len() as f64,
-            validation: loss(model, &p, val_set, k, lambda),
-            validation_results: loss(model, &p, val_set, k, 0.0),
+            validation: loss(model, kept, val_set, k, lambda),
+            validation_results: loss(model, kept, val_set, k, 0.0),
         };
         log(&format!(
             "epoch {epoch:>3}  train {:.5}  validation {:.5}  (results {:.5}, step {lr:.3})",
@@ -343,7 +372,7 @@ pub fn train(
         ));
         history.push(e);
         if e.validation < best.0 || val_set.is_empty() {
-            best = (e.validation, epoch, p.clone());
+            best = (e.validation, epoch, kept.to_vec());
         } else if epoch - best.1 >= cfg.patience {
             log(&format!(
                 "no better validation loss for {} epochs: stopping",
