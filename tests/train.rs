@@ -427,52 +427,86 @@ fn tables_filled(model: &Model) -> tiao::eval::pattern_file::PatternWeights {
     w
 }
 
+/// An optimiser's test bed: `count` random positions scored `score`, the
+/// model, its samples, weights with filled tables and their parameters.
+struct Bed {
+    model: Model,
+    samples: tiao::tools::train::model::Samples,
+    init: tiao::eval::pattern_file::PatternWeights,
+    start: Vec<f32>,
+}
+
+impl Bed {
+    fn new(count: usize, seed: u64, score: i32) -> Bed {
+        let positions = random_positions::<International>(count, seed);
+        let records: Vec<Record> = positions
+            .iter()
+            .map(|p| Record::new(p, score, 0, 0))
+            .collect();
+        let model = Model::new(Variant::International).expect("model");
+        let (samples, _) = model.samples(&records);
+        let init = tables_filled(&model);
+        let start = model.params_from_weights(&init).expect("params");
+        Bed {
+            model,
+            samples,
+            init,
+            start,
+        }
+    }
+
+    /// The parameters after training from the filled tables (no
+    /// validation set: the last epoch is kept).
+    fn train(&self, cfg: TrainConfig) -> Vec<f32> {
+        let cfg = TrainConfig {
+            lambda: 1.0,
+            k: Some(100.0),
+            init: Some(self.init.clone()),
+            ..cfg
+        };
+        let empty = self.model.samples(&[]).0;
+        trainer::train(&self.model, &self.samples, &empty, &cfg, &mut |_| {})
+            .expect("train")
+            .params
+    }
+}
+
 /// Lazy Adam: a table entry that no training position reads keeps its
 /// value, even under regularisation that pulls every entry towards zero
 /// (plain Adam moves it: the check can fail).
 #[test]
 fn lazy_adam_leaves_entries_no_position_reads() {
-    let positions = random_positions::<International>(200, 11);
-    let records: Vec<Record> = positions.iter().map(|p| Record::new(p, 0, 0, 0)).collect();
-    let model = Model::new(Variant::International).expect("model");
-    let (samples, _) = model.samples(&records);
-    let init = tables_filled(&model);
-    let start = model.params_from_weights(&init).expect("params");
+    let bed = Bed::new(200, 11, 0);
+    let (model, start) = (&bed.model, &bed.start);
     // One position at a time: two positions may read an entry with
     // opposite signs.
     let mut read = vec![false; start.len()];
     let mut grad = vec![0f32; start.len()];
-    for n in 0..samples.len() {
-        model.backward(&mut grad, &samples, n, 1.0);
+    for n in 0..bed.samples.len() {
+        model.backward(&mut grad, &bed.samples, n, 1.0);
         for (r, g) in read.iter_mut().zip(&mut grad) {
             *r |= *g != 0.0;
             *g = 0.0;
         }
     }
-    let unread: Vec<usize> = (0..2 * model.dense_slot()).filter(|&i| !read[i]).collect();
+    let tables = 2 * model.dense_slot();
+    let unread: Vec<usize> = (0..tables).filter(|&i| !read[i]).collect();
     assert!(unread.len() > start.len() / 2, "most entries are unread");
     let run = |lazy: bool| {
-        let cfg = TrainConfig {
+        bed.train(TrainConfig {
             epochs: 2,
             batch: 64,
-            lambda: 1.0,
-            k: Some(100.0),
             l2_shared: 1e-2,
             l2_specific: 1e-2,
-            init: Some(init.clone()),
             patience: 2,
             lazy,
             ..TrainConfig::default()
-        };
-        let empty = model.samples(&[]).0;
-        trainer::train(&model, &samples, &empty, &cfg, &mut |_| {})
-            .expect("train")
-            .params
+        })
     };
     let lazy = run(true);
     assert!(unread.iter().all(|&i| lazy[i] == start[i]));
     assert!(
-        (0..2 * model.dense_slot()).any(|i| lazy[i] != start[i]),
+        (0..tables).any(|i| lazy[i] != start[i]),
         "the entries read still learn"
     );
     let plain = run(false);
@@ -483,26 +517,15 @@ fn lazy_adam_leaves_entries_no_position_reads() {
 /// after one step, the start moved by (1 - AVERAGE_DECAY) of that step.
 #[test]
 fn averaged_weights_follow_the_steps_by_the_decay() {
-    let positions = random_positions::<International>(300, 12);
-    let records: Vec<Record> = positions.iter().map(|p| Record::new(p, 30, 0, 0)).collect();
-    let model = Model::new(Variant::International).expect("model");
-    let (samples, _) = model.samples(&records);
-    let init = tables_filled(&model);
-    let start = model.params_from_weights(&init).expect("params");
+    let bed = Bed::new(300, 12, 30);
+    let start = &bed.start;
     let run = |average: bool| {
-        let cfg = TrainConfig {
+        bed.train(TrainConfig {
             epochs: 1,
-            batch: samples.len(),
-            lambda: 1.0,
-            k: Some(100.0),
-            init: Some(init.clone()),
+            batch: bed.samples.len(),
             average,
             ..TrainConfig::default()
-        };
-        let empty = model.samples(&[]).0;
-        trainer::train(&model, &samples, &empty, &cfg, &mut |_| {})
-            .expect("train")
-            .params
+        })
     };
     let (stepped, averaged) = (run(false), run(true));
     let rate = 1.0 - trainer::AVERAGE_DECAY;
