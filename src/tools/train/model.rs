@@ -185,6 +185,11 @@ impl Model {
         s >= self.tall_slot(0)
     }
 
+    /// Whether slot `s` is a dense term's (seen by every position).
+    pub fn is_dense(&self, s: usize) -> bool {
+        (self.dense_slot()..self.king_slot()).contains(&s)
+    }
+
     /// Whether slot `s` belongs to a shared table (for regularisation).
     pub fn is_shared(&self, s: usize) -> bool {
         s < self.bands * CONFIGS

@@ -278,7 +278,7 @@ pub fn train(
         history[0].train, history[0].validation, history[0].validation_results
     ));
     let mut best = (history[0].validation, 0usize, p.clone());
-    let mut avg = if cfg.average { p.clone() } else { Vec::new() };
+    let mut avg = cfg.average.then(|| p.clone());
     let mut order: Vec<usize> = (0..train_set.len()).collect();
     let mut rng = Rng::new(cfg.seed);
     let threads = rayon::current_num_threads().max(1);
@@ -327,7 +327,6 @@ pub fn train(
             let c1 = 1.0 - beta1.powi(step);
             let c2 = 1.0 - beta2.powi(step);
             let (ls, lv, lt) = (cfg.l2_shared, cfg.l2_specific, cfg.l2_tall);
-            let dense = model.dense_slot()..model.king_slot();
             p.par_iter_mut()
                 .zip(m.par_iter_mut())
                 .zip(v.par_iter_mut())
@@ -335,7 +334,7 @@ pub fn train(
                 .enumerate()
                 .for_each(|(idx, (((w, m), v), g))| {
                     let slot = idx / 2;
-                    if cfg.lazy && *g == 0.0 && !dense.contains(&slot) {
+                    if cfg.lazy && *g == 0.0 && !model.is_dense(slot) {
                         return;
                     }
                     let (l2, step) = if model.is_shared(slot) {
@@ -352,14 +351,14 @@ pub fn train(
                     *v = beta2 * *v + (1.0 - beta2) * g * g;
                     *w -= step * (*m / c1) / ((*v / c2).sqrt() + eps);
                 });
-            if cfg.average {
+            if let Some(avg) = &mut avg {
                 avg.par_iter_mut()
                     .zip(p.par_iter())
                     .for_each(|(a, w)| *a += (1.0 - AVERAGE_DECAY) * (w - *a));
             }
         }
         // The weights this epoch would keep: the average, or the last step's.
-        let kept: &[f32] = if cfg.average { &avg } else { &p };
+        let kept = avg.as_deref().unwrap_or(&p);
         let e = EpochLoss {
             epoch,
             train: train_loss / train_set.len() as f64,
