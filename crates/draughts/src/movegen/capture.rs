@@ -91,19 +91,23 @@ impl<R: Rules> Search<'_, R> {
 
     /// A man on `sq` (one bit) that has captured `captured` so far.
     fn man(&mut self, sq: Word<R>, captured: Word<R>) {
-        let mut found = false;
+        // The four landings first, branch-free: most calls find none (the
+        // end of a capture), and one test then replaces four
+        // data-dependent branches that the predictor keeps missing.
         let targets = self.opp & !captured;
-        for d in Dir::ALL {
-            let victim = R::Geometry::step(sq, d) & targets;
-            if victim.is_zero() {
-                continue;
+        let land =
+            Dir::ALL.map(|d| R::Geometry::step(R::Geometry::step(sq, d) & targets, d) & self.empty);
+        if (land[0] | land[1] | land[2] | land[3]).is_zero() {
+            if captured.any() {
+                self.add(sq.lsb(), captured, (sq & self.promo).any());
             }
-            let land = R::Geometry::step(victim, d) & self.empty;
+            return;
+        }
+        for (d, land) in Dir::ALL.into_iter().zip(land) {
             if land.is_zero() {
                 continue;
             }
-            found = true;
-            let taken = captured | victim;
+            let taken = captured | R::Geometry::step(land, d.reverse());
             if R::CROWN_IN_CAPTURE && (land & self.promo).any() {
                 // Crowned at once; it must go on capturing as a king if it can.
                 self.crowned = true;
@@ -118,9 +122,6 @@ impl<R: Rules> Search<'_, R> {
             } else {
                 self.man(land, taken);
             }
-        }
-        if !found && captured.any() {
-            self.add(sq.lsb(), captured, (sq & self.promo).any());
         }
     }
 
