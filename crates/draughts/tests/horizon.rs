@@ -3,8 +3,10 @@
 //! whatever it takes, a capture comes back) only while no king is on the
 //! board. International positions, numeric squares, White to move.
 
-use tiao_draughts::board::{International, Position};
-use tiao_draughts::movegen::{MoveList, horizon_moves};
+use tiao_core::bits::BitWord;
+use tiao_core::rng::Rng;
+use tiao_draughts::board::{Brazilian, International, Position, Rules, Russian};
+use tiao_draughts::movegen::{MoveList, generate, has_capture, horizon_moves};
 use tiao_draughts::notation::{MoveFormat, read_fen, write_move};
 
 fn horizon(fen: &str) -> Vec<String> {
@@ -50,4 +52,76 @@ fn with_a_king_on_the_board_exchanges_are_not_looked_at() {
 fn a_position_with_a_capture_pending_has_no_horizon_moves() {
     // 28x17 is forced: quiescence resolves it as a capture, not here.
     assert!(horizon("W:W28,33:B22").is_empty());
+}
+
+#[test]
+fn black_takes_back_too() {
+    // The position above turned half a turn: 18-23 29x18 12x23.
+    assert_eq!(horizon("B:W29:B18,12,7"), vec!["18-23"]);
+}
+
+/// The definition, by playing the moves out: a quiet move the opponent
+/// must answer by a capture, each of which allows a capture back.
+fn exchanges_played_out<R: Rules>(pos: &Position<R>) -> Vec<String> {
+    let mut all = MoveList::<R>::new();
+    generate(pos, &mut all);
+    let mut found = Vec::new();
+    for mv in &all {
+        let after = pos.play(mv);
+        let mut replies = MoveList::<R>::new();
+        generate(&after, &mut replies);
+        if mv.promotes
+            || (has_capture(&after) && replies.iter().all(|r| has_capture(&after.play(r))))
+        {
+            found.push(write_move(pos, mv, MoveFormat::Hub));
+        }
+    }
+    found.sort();
+    found
+}
+
+fn horizon_of<R: Rules>(pos: &Position<R>) -> Vec<String> {
+    let mut list = MoveList::<R>::new();
+    horizon_moves(pos, &mut list);
+    let mut moves: Vec<String> = list
+        .iter()
+        .map(|mv| write_move(pos, mv, MoveFormat::Hub))
+        .collect();
+    moves.sort();
+    moves
+}
+
+/// Random games until a king appears, checking every quiet position on the
+/// way (both sides to move, exchanges found and not).
+fn agrees_with_playing_out<R: Rules>(seed: u64) -> usize {
+    let mut rng = Rng::new(seed);
+    let mut checked = 0;
+    for _ in 0..200 {
+        let mut pos = Position::<R>::start();
+        loop {
+            if pos.all_kings().any() {
+                break;
+            }
+            let mut list = MoveList::<R>::new();
+            generate(&pos, &mut list);
+            if list.is_empty() {
+                break;
+            }
+            if !has_capture(&pos) {
+                assert_eq!(horizon_of(&pos), exchanges_played_out(&pos), "{pos:?}");
+                checked += usize::from(!horizon_of(&pos).is_empty());
+            }
+            pos = pos.play(&list[rng.below(list.len())]);
+        }
+    }
+    checked
+}
+
+#[test]
+fn exchanges_are_the_moves_that_play_out_as_exchanges() {
+    // Each variant must meet positions with horizon moves, or the test
+    // compares empty lists.
+    assert!(agrees_with_playing_out::<International>(1) > 100);
+    assert!(agrees_with_playing_out::<Russian>(2) > 100);
+    assert!(agrees_with_playing_out::<Brazilian>(3) > 100);
 }

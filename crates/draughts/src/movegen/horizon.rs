@@ -5,8 +5,8 @@
 //! evaluation cannot see a man about to crown, nor a trade that is one
 //! move away, and in the king-less middle game the trades decide.
 
-use super::{MoveList, generate, generate_captures, has_capture};
-use crate::board::{Move, Position, Rules, Word};
+use super::{MoveList, Sides, any_capture, capture, generate};
+use crate::board::{Colour, Move, Position, Rules, Word};
 use tiao_core::bits::BitWord;
 
 /// The horizon moves of a quiet position (cleared first): promotions, then
@@ -30,9 +30,36 @@ pub fn horizon_moves<R: Rules>(pos: &Position<R>, list: &mut MoveList<R>) {
 }
 
 /// Whether the opponent must capture after `mv` and every capture it has
-/// leaves the mover a capture back.
+/// leaves the mover a capture back. Only asked with no king on the board,
+/// so the two sides' men are the whole position and the test runs on
+/// bitboards: no position is played, no hash updated.
 fn is_exchange<R: Rules>(pos: &Position<R>, mv: &Move<Word<R>>, replies: &mut MoveList<R>) -> bool {
-    let after = pos.play(mv);
-    generate_captures(&after, replies);
-    !replies.is_empty() && replies.iter().all(|r| has_capture(&after.play(r)))
+    let us = pos.side();
+    let moved = Word::<R>::bit(mv.from_bit()) ^ Word::<R>::bit(mv.to_bit());
+    let own = pos.men(us) ^ moved;
+    let opp = pos.men(!us);
+    let empty = pos.empty_squares() ^ moved;
+    let reply = Sides {
+        men: opp,
+        kings: Word::<R>::ZERO,
+        opp: own,
+        empty,
+    };
+    // Most quiet moves offer nothing: one bitboard test settles them.
+    if !any_capture::<R>(&reply) {
+        return false;
+    }
+    replies.clear();
+    capture::generate::<R>(&reply, us == Colour::Black, replies);
+    replies.iter().all(|r| {
+        let taken = Word::<R>::bit(r.from_bit()) ^ Word::<R>::bit(r.to_bit());
+        // A man crowned by the reply is still a piece to take back.
+        let back = Sides {
+            men: own & !r.captured,
+            kings: Word::<R>::ZERO,
+            opp: opp ^ taken,
+            empty: (empty | r.captured) ^ taken,
+        };
+        any_capture::<R>(&back)
+    })
 }
