@@ -640,7 +640,8 @@ impl<'a, G: Game, E: Evaluate<G>> Worker<'a, G, E> {
                 b.enter(child.hash());
             }
             let score = self.search_move(
-                pos, state, counters, &mv, &child, i, tactical, alpha, beta, depth, ply, pv_node,
+                pos, state, counters, &mv, mv_key, &child, i, tactical, alpha, beta, depth, ply,
+                pv_node,
             );
             if let Some(b) = marks {
                 b.leave(child.hash());
@@ -701,6 +702,7 @@ impl<'a, G: Game, E: Evaluate<G>> Worker<'a, G, E> {
         state: &E::State,
         counters: &G::Counters,
         mv: &G::Move,
+        mv_key: u32,
         child: &G,
         i: usize,
         tactical: bool,
@@ -731,7 +733,7 @@ impl<'a, G: Game, E: Evaluate<G>> Worker<'a, G, E> {
             }
         }
         // A killer one ply less.
-        if r > 0 && self.killers[ply].contains(&G::move_key(mv)) {
+        if r > 0 && self.killers[ply].contains(&mv_key) {
             r -= 1;
         }
         r = r.clamp(0, (depth - 2).max(0));
