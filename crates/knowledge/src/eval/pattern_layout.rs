@@ -2,10 +2,10 @@
 //! region's contents become a table index.
 //!
 //! A region is a 4x4 block of the board: 4 rows and 4 files, so 8 dark
-//! squares, 2 in each row. Blocks start on every row and on every second
-//! file, and overlap; the set is closed under the half turn of the board
-//! (which maps a block onto another block), which is what makes the
-//! evaluation exactly colour-symmetric (see `pattern.rs`).
+//! squares, 2 in each row. Blocks start on every row and every file (49
+//! on 10x10, 25 on 8x8), and overlap; the set is closed under the half
+//! turn of the board (which maps a block onto another block), which is
+//! what makes the evaluation exactly colour-symmetric (see `pattern.rs`).
 //!
 //! Each square is empty, a white man or a black man (kings read as empty:
 //! material, mobility and the rest of the king terms come from the hand-set
