@@ -1,7 +1,9 @@
 //! The horizon moves of a quiet position, which quiescence looks at after
 //! standing pat: promotions always, exchanges (the opponent must take, and
 //! whatever it takes, a capture comes back) only while no king is on the
-//! board. International positions, numeric squares, White to move.
+//! board. International positions with numeric squares, then every quiet
+//! position of random games of three rule sets against the definition
+//! played out move by move.
 
 use tiao_core::bits::BitWord;
 use tiao_core::rng::Rng;
@@ -9,16 +11,21 @@ use tiao_draughts::board::{Brazilian, International, Position, Rules, Russian};
 use tiao_draughts::movegen::{MoveList, generate, has_capture, horizon_moves};
 use tiao_draughts::notation::{MoveFormat, read_fen, write_move};
 
-fn horizon(fen: &str) -> Vec<String> {
-    let pos: Position<International> = read_fen(fen).unwrap_or_else(|e| panic!("{fen}: {e}"));
-    let mut list = MoveList::<International>::new();
-    horizon_moves(&pos, &mut list);
+/// The horizon moves of `pos`, sorted, in Hub notation.
+fn horizon_of<R: Rules>(pos: &Position<R>) -> Vec<String> {
+    let mut list = MoveList::<R>::new();
+    horizon_moves(pos, &mut list);
     let mut moves: Vec<String> = list
         .iter()
-        .map(|mv| write_move(&pos, mv, MoveFormat::Hub))
+        .map(|mv| write_move(pos, mv, MoveFormat::Hub))
         .collect();
     moves.sort();
     moves
+}
+
+fn horizon(fen: &str) -> Vec<String> {
+    let pos: Position<International> = read_fen(fen).unwrap_or_else(|e| panic!("{fen}: {e}"));
+    horizon_of(&pos)
 }
 
 #[test]
@@ -78,17 +85,6 @@ fn exchanges_played_out<R: Rules>(pos: &Position<R>) -> Vec<String> {
     }
     found.sort();
     found
-}
-
-fn horizon_of<R: Rules>(pos: &Position<R>) -> Vec<String> {
-    let mut list = MoveList::<R>::new();
-    horizon_moves(pos, &mut list);
-    let mut moves: Vec<String> = list
-        .iter()
-        .map(|mv| write_move(pos, mv, MoveFormat::Hub))
-        .collect();
-    moves.sort();
-    moves
 }
 
 /// Random games until a king appears, checking every quiet position on the
