@@ -732,9 +732,14 @@ impl<'a, G: Game, E: Evaluate<G>> Worker<'a, G, E> {
                 r -= 1;
             }
         }
-        // A killer one ply less.
-        if r > 0 && self.killers[ply].contains(&mv_key) {
+        // A killer one ply less; at a non-PV node, a move that has failed
+        // more often than it cut off (negative history) one ply more.
+        let late = r > 0;
+        if late && self.killers[ply].contains(&mv_key) {
             r -= 1;
+        }
+        if late && !pv_node && self.history[self.history_index(pos, mv_key)] < 0 {
+            r += 1;
         }
         r = r.clamp(0, (depth - 2).max(0));
         let mut score = -self.search(
