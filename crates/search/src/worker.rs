@@ -691,10 +691,10 @@ impl<'a, G: Game, E: Evaluate<G>> Worker<'a, G, E> {
 
     /// Search move `i` of a node (in the order searched, deferred moves
     /// keeping their place): the first with the node's window, a later one
-    /// with a null window, one to three plies less when it is late and
-    /// quiet (more when it comes later or its history is bad, less for a
-    /// killer), and again at full depth, then with the full window, while
-    /// it beats alpha.
+    /// with a null window, some plies less when it is late and quiet (more
+    /// the later it comes or the worse its history, one less for a killer),
+    /// and again at full depth, then with the full window, while it beats
+    /// alpha.
     #[allow(clippy::too_many_arguments)]
     #[inline(always)]
     fn search_move(
