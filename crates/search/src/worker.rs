@@ -50,6 +50,9 @@ const HORIZON_MARGIN: Score = 100;
 /// Reverse futility pruning margin per ply of depth.
 const FUTILITY_MARGIN: Score = 90;
 const FUTILITY_MAX_DEPTH: i32 = 3;
+/// Internal iterative reduction: a non-PV node this deep with no move in
+/// the table is searched a ply shallower.
+const IIR_MIN_DEPTH: i32 = 4;
 
 /// A root move with what the last iterations learned of it.
 #[derive(Clone, Debug)]
@@ -555,6 +558,11 @@ impl<'a, G: Game, E: Evaluate<G>> Worker<'a, G, E> {
         // A forced move costs nothing to look through.
         if list.len() == 1 && ply < MAX_PLY / 2 {
             depth += 1;
+        } else if list.len() > 1 && !pv_node && tt_move == 0 && depth >= IIR_MIN_DEPTH {
+            // Without a table move the ordering is a guess and most of the
+            // effort could be wasted; a shallower search leaves a move in
+            // the table for when the node is met again, deeper.
+            depth -= 1;
         }
 
         let quiet = pos.is_quiet();
@@ -683,9 +691,10 @@ impl<'a, G: Game, E: Evaluate<G>> Worker<'a, G, E> {
         } else {
             Bound::Upper
         };
-        self.sh
-            .tt
-            .store(key, best_key, to_tt(best, ply), depth, bound);
+        // The best of moves that all failed low is noise: the table keeps
+        // the move it had (`store` with no move).
+        let mv = if bound == Bound::Upper { 0 } else { best_key };
+        self.sh.tt.store(key, mv, to_tt(best, ply), depth, bound);
         best
     }
 
