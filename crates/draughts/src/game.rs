@@ -12,6 +12,7 @@ impl<R: Rules> Game for Position<R> {
 
     const REPETITION_DRAWS: bool = true;
     const EARLY_REDUCTIONS: bool = true;
+    const ITERATIVE_REDUCTION: bool = true;
 
     #[inline(always)]
     fn side(&self) -> Colour {

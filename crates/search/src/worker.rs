@@ -558,7 +558,12 @@ impl<'a, G: Game, E: Evaluate<G>> Worker<'a, G, E> {
         // A forced move costs nothing to look through.
         if list.len() == 1 && ply < MAX_PLY / 2 {
             depth += 1;
-        } else if list.len() > 1 && !pv_node && tt_move == 0 && depth >= IIR_MIN_DEPTH {
+        } else if G::ITERATIVE_REDUCTION
+            && list.len() > 1
+            && !pv_node
+            && tt_move == 0
+            && depth >= IIR_MIN_DEPTH
+        {
             // Without a table move the ordering is a guess and most of the
             // effort could be wasted; a shallower search leaves a move in
             // the table for when the node is met again, deeper.
