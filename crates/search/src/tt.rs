@@ -385,6 +385,26 @@ mod tests {
     }
 
     #[test]
+    fn a_result_without_a_move_keeps_the_move_already_stored() {
+        // The search stores no move where every move failed low (their
+        // best is noise): the move found earlier stays for ordering.
+        let tt = TranspositionTable::try_with_mib(1).expect("fits");
+        tt.store(42, 7, 10, 4, Bound::Lower);
+        tt.store(42, 0, -30, 5, Bound::Upper);
+        let hit = tt.probe(42).expect("hit");
+        assert_eq!(
+            (hit.mv, hit.score, hit.depth, hit.bound),
+            (7, -30, 5, Bound::Upper)
+        );
+        tt.store(42, 9, 40, 6, Bound::Lower);
+        assert_eq!(
+            tt.probe(42).map(|h| h.mv),
+            Some(9),
+            "a new move replaces it"
+        );
+    }
+
+    #[test]
     fn a_full_bucket_replaces_its_least_valuable_entry() {
         let tt = TranspositionTable::with_buckets(1);
         for k in 1..=4u64 {
