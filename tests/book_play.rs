@@ -148,6 +148,31 @@ fn book_false_searches_from_the_first_move() {
 }
 
 #[test]
+fn book_max_ply_searches_from_that_game_ply_on() {
+    // 32-28 17-21 37-32 is a book position at ply 3: played from the book
+    // with book-max-ply 4, searched with book-max-ply 3.
+    let line = "pos start moves=\"32-28 17-21 37-32\"";
+    let lines = hub_script(
+        &format!("hub\nset-param name=book-max-ply value=4\ninit\n{line}\ngo think\n"),
+        "done",
+    );
+    assert!(has_book_info(&lines), "{lines:?}");
+    assert_searched(
+        &format!("set-param name=book-max-ply value=3\ninit\n{line}"),
+        "think",
+    );
+    // The same position sent as a FEN is at the same game ply (its distance
+    // from the start through the book).
+    assert_searched(
+        &format!(
+            "set-param name=book-max-ply value=3\ninit\npos fen={}",
+            fen_after(&["32-28", "17-21", "37-32"])
+        ),
+        "think",
+    );
+}
+
+#[test]
 fn positions_outside_the_book_are_searched() {
     assert_searched("init\npos fen=W:W28,33,K50:B5,12,19", "think");
 }
@@ -361,7 +386,7 @@ fn text_mode_shows_the_book_and_go_plays_from_it() {
         .expect("best");
     let out = text_script("book\nbook margin 0\ngo\nbook off\ngo depth 2\n");
     assert!(
-        out[0].starts_with("book on ply 4 margin 4 file built-in (")
+        out[0].starts_with("book on ply 4 margin 4 max-ply 0 file built-in (")
             && out[0].contains("11000 positions"),
         "{out:?}"
     );
@@ -389,5 +414,12 @@ fn text_mode_shows_the_book_and_go_plays_from_it() {
         text_script("book margin 200\nbook sideways\n")
             .iter()
             .all(|l| l.starts_with("error: "))
+    );
+    assert_eq!(
+        text_script("book max-ply 101\nbook max-ply 6\n")[..2],
+        [
+            "error: book max-ply needs a number from 0 to 100".to_string(),
+            "book on ply 4 margin 4 max-ply 6 file built-in (11000 positions)".to_string()
+        ]
     );
 }

@@ -174,6 +174,7 @@ fn handshake_lists_identity_and_parameters_then_waits() {
         "book",
         "book-ply",
         "book-margin",
+        "book-max-ply",
         "ponder",
         "threads",
         "hash",

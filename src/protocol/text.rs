@@ -30,7 +30,9 @@ use std::time::{Duration, Instant};
 
 /// The command list, with the ranges and names of the option table.
 fn help() -> String {
-    use crate::engine::options::{BOOK_MARGIN, BOOK_PLY, EGDB_DIR, EGDB_PIECES, HASH, THREADS};
+    use crate::engine::options::{
+        BOOK_MARGIN, BOOK_MAX_PLY, BOOK_PLY, EGDB_DIR, EGDB_PIECES, HASH, THREADS,
+    };
     let range = |o: &OptionSpec| {
         let r = o.int_range();
         format!("{}..{}", r.start(), r.end())
@@ -59,10 +61,10 @@ Commands (moves in the variant's notation: 32-28, 28x19, c3-d4, c3:e5):
   threads N            search threads ({threads})
   hash MIB             table size in MiB ({hash})
   egdb N [DIR]         use endgame databases up to N pieces ({egdb}; 0 = off; default dir {dir})
-  book [on|off | ply N | margin N | file PATH|default]
+  book [on|off | ply N | margin N | max-ply N | file PATH|default]
                        the opening book: show its settings and this position's
                        book moves, or change them (go plays book moves at once;
-                       ply {ply}, margin {margin})
+                       ply {ply}, margin {margin}, max-ply {max_ply})
   options              every engine option: its value, what it takes, what it does
   set NAME VALUE       set an engine option (the names of `options`, as in Hub)
   quit                 leave",
@@ -73,6 +75,7 @@ Commands (moves in the variant's notation: 32-28, 28x19, c3-d4, c3:e5):
         dir = EGDB_DIR.text_default(),
         ply = range(&BOOK_PLY),
         margin = range(&BOOK_MARGIN),
+        max_ply = range(&BOOK_MAX_PLY),
     )
 }
 
@@ -415,13 +418,14 @@ impl TextMode {
                 r.end()
             )
         };
-        use engine_options::{BOOK_MARGIN, BOOK_PLY};
+        use engine_options::{BOOK_MARGIN, BOOK_MAX_PLY, BOOK_PLY};
         let changed = match args {
             [] => Ok(Vec::new()),
             ["on"] => self.engine.set_option("book", "true"),
             ["off"] => self.engine.set_option("book", "false"),
             ["ply", n] => self.engine.set_option("book-ply", n),
             ["margin", n] => self.engine.set_option("book-margin", n),
+            ["max-ply", n] => self.engine.set_option("book-max-ply", n),
             ["file", path] => {
                 let file = if *path == "default" { "" } else { path };
                 match self.engine.set_option("book-file", file) {
@@ -443,18 +447,17 @@ impl TextMode {
                 })
             }
             _ => {
-                self.error("book takes: on, off, ply N, margin N, file PATH|default");
+                self.error("book takes: on, off, ply N, margin N, max-ply N, file PATH|default");
                 return;
             }
         };
         match changed {
             Ok(_) => {}
             Err(OptionError::BadValue { option, .. }) => {
-                let option = if option.name == BOOK_PLY.name {
-                    &BOOK_PLY
-                } else {
-                    &BOOK_MARGIN
-                };
+                let option = [&BOOK_PLY, &BOOK_MARGIN, &BOOK_MAX_PLY]
+                    .into_iter()
+                    .find(|o| o.name == option.name)
+                    .unwrap_or(&BOOK_MARGIN);
                 self.error(number(option));
                 return;
             }
@@ -470,10 +473,11 @@ impl TextMode {
             _ => "none".into(),
         };
         self.out.line(&format!(
-            "book {} ply {} margin {} file {file}",
+            "book {} ply {} margin {} max-ply {} file {file}",
             if s.enabled { "on" } else { "off" },
             s.ply,
-            s.margin
+            s.margin,
+            s.max_ply
         ));
         if args.is_empty() {
             self.out

@@ -285,6 +285,7 @@ pub fn run(cmd: &BookCommand) -> Result<(), String> {
                 enabled: true,
                 ply: 0,
                 margin: 0,
+                max_ply: 0,
             };
             if let Some(c) = book.probe(hash, 0, &legal, &best, 0) {
                 outln!("{}", c.text());

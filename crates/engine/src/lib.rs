@@ -66,7 +66,7 @@ pub struct Options {
     /// Endgame databases: largest number of pieces to use (0 = off), and where they are.
     pub egdb_pieces: u32,
     pub egdb_dir: PathBuf,
-    /// Opening book use (`book`, `book-ply`, `book-margin`).
+    /// Opening book use (`book`, `book-ply`, `book-margin`, `book-max-ply`).
     pub book: BookSettings,
     /// The book file; `None`: the variant's built-in book.
     pub book_file: Option<PathBuf>,
@@ -76,7 +76,8 @@ impl Default for Options {
     /// The defaults of the option table ([`options::TABLE`]).
     fn default() -> Self {
         use options::{
-            BOOK, BOOK_MARGIN, BOOK_PLY, EGDB_DIR, EGDB_PIECES, HASH, MULTIPV, PONDER, THREADS,
+            BOOK, BOOK_MARGIN, BOOK_MAX_PLY, BOOK_PLY, EGDB_DIR, EGDB_PIECES, HASH, MULTIPV,
+            PONDER, THREADS,
         };
         let text = |o: &OptionSpec| o.default_text();
         Options {
@@ -91,6 +92,7 @@ impl Default for Options {
                 enabled: BOOK.bool_default(),
                 ply: BOOK_PLY.int_default() as u32,
                 margin: BOOK_MARGIN.int_default() as i32,
+                max_ply: BOOK_MAX_PLY.int_default() as u32,
             },
             book_file: None,
         }

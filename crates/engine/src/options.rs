@@ -189,6 +189,15 @@ pub const BOOK_MARGIN: OptionSpec = OptionSpec {
     },
     help: "random book choices only among moves this many centi-men from the best",
 };
+pub const BOOK_MAX_PLY: OptionSpec = OptionSpec {
+    name: "book-max-ply",
+    kind: OptionKind::Int {
+        min: 0,
+        max: 100,
+        default: 0,
+    },
+    help: "play book moves only while the game ply is below this (0: to the end of the book)",
+};
 pub const BOOK_FILE: OptionSpec = OptionSpec {
     name: "book-file",
     kind: OptionKind::Text { default: "" },
@@ -275,6 +284,7 @@ pub const TABLE: &[OptionSpec] = &[
     BOOK,
     BOOK_PLY,
     BOOK_MARGIN,
+    BOOK_MAX_PLY,
     BOOK_FILE,
     PONDER,
     THREADS,
@@ -374,6 +384,7 @@ impl Engine {
             "book" => o.book.enabled.to_string(),
             "book-ply" => o.book.ply.to_string(),
             "book-margin" => o.book.margin.to_string(),
+            "book-max-ply" => o.book.max_ply.to_string(),
             "book-file" => o
                 .book_file
                 .as_ref()
@@ -486,6 +497,7 @@ impl Engine {
             }
             "book-ply" => self.options.book.ply = int as u32,
             "book-margin" => self.options.book.margin = int as i32,
+            "book-max-ply" => self.options.book.max_ply = int as u32,
             "book-file" => {
                 self.options.book_file = (!text.is_empty()).then(|| PathBuf::from(text));
                 self.book_stale = true;
@@ -595,6 +607,7 @@ mod tests {
             ("book", "false"),
             ("book-ply", "7"),
             ("book-margin", "9"),
+            ("book-max-ply", "12"),
             ("book-file", "some-book.txt"),
             ("ponder", "true"),
             ("threads", "2"),

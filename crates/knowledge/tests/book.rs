@@ -254,6 +254,7 @@ fn probe_follows_the_settings_and_checks_legality() {
         enabled: true,
         ply: 0,
         margin: 0,
+        max_ply: 0,
     };
     let c = book.probe(hash, 0, &legal, &best, 1).expect("book move");
     assert_eq!(
@@ -268,6 +269,7 @@ fn probe_follows_the_settings_and_checks_legality() {
         enabled: true,
         ply: 10,
         margin: 100,
+        max_ply: 0,
     };
     let mut seen = std::collections::BTreeSet::new();
     for seed in 0..200 {
@@ -281,6 +283,26 @@ fn probe_follows_the_settings_and_checks_legality() {
     // An entry whose moves are not legal here belongs to another position.
     let other: Vec<String> = vec!["32-28".into()];
     assert!(book.probe(hash, 0, &other, &best, 1).is_none());
+}
+
+#[test]
+fn book_max_ply_ends_the_book_at_that_game_ply() {
+    let text = header("international") + "W:W31-50:B1-20 ; 32-28 +10 1 ; 33-28 +8 1\n";
+    let book = Book::parse(&text, Variant::International).expect("valid");
+    let hash = Position::<International>::start().hash();
+    let legal: Vec<String> = ["32-28", "33-28"].iter().map(|s| s.to_string()).collect();
+    let settings = |max_ply| BookSettings {
+        max_ply,
+        ..BookSettings::default()
+    };
+    // 0: the book plays as deep as it goes.
+    assert!(book.probe(hash, 0, &legal, &settings(0), 1).is_some());
+    assert!(book.probe(hash, 30, &legal, &settings(0), 1).is_some());
+    // N: plies 0..N-1 from the book, ply N on from the search.
+    assert!(book.probe(hash, 5, &legal, &settings(6), 1).is_some());
+    assert!(book.probe(hash, 6, &legal, &settings(6), 1).is_none());
+    assert!(book.probe(hash, 0, &legal, &settings(1), 1).is_some());
+    assert!(book.probe(hash, 1, &legal, &settings(1), 1).is_none());
 }
 
 // ---------------------------------------------------------------- shipped books

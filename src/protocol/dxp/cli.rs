@@ -7,7 +7,9 @@ use super::message::Setup;
 use super::starts;
 use crate::board::Colour;
 use crate::engine::Options;
-use crate::engine::options::{BOOK, BOOK_FILE, BOOK_MARGIN, BOOK_PLY, EVAL_FILE, HASH, THREADS};
+use crate::engine::options::{
+    BOOK, BOOK_FILE, BOOK_MARGIN, BOOK_MAX_PLY, BOOK_PLY, EVAL_FILE, HASH, THREADS,
+};
 use clap::builder::RangedI64ValueParser;
 use std::path::PathBuf;
 use std::time::Duration;
@@ -101,6 +103,10 @@ pub struct DxpOptions {
           default_value_t = BOOK_MARGIN.int_default() as i32,
           value_parser = clap::value_parser!(i32).range(BOOK_MARGIN.int_range()))]
     pub book_margin: i32,
+    #[arg(long, value_name = "PLY", help = BOOK_MAX_PLY.help,
+          default_value_t = BOOK_MAX_PLY.int_default() as u32,
+          value_parser = clap::value_parser!(u32).range(BOOK_MAX_PLY.int_range()))]
+    pub book_max_ply: u32,
     /// Think on the peer's time: after each move, search the position
     /// after the reply Tiao expects; if the peer plays it, that search goes
     /// on (and is answered at once once it has had the move's time).
@@ -263,6 +269,7 @@ impl Config {
                     enabled: BOOK.bool_default() && !a.no_book,
                     ply: a.book_ply,
                     margin: a.book_margin,
+                    max_ply: a.book_max_ply,
                 },
                 book_file: a.book_file.clone(),
                 ponder: a.ponder,
@@ -328,11 +335,16 @@ mod tests {
             i64::from(cli.dxp.options.book_margin),
             BOOK_MARGIN.int_default()
         );
+        assert_eq!(
+            i64::from(cli.dxp.options.book_max_ply),
+            BOOK_MAX_PLY.int_default()
+        );
         for (flag, option) in [
             ("--threads", THREADS),
             ("--hash", HASH),
             ("--book-ply", BOOK_PLY),
             ("--book-margin", BOOK_MARGIN),
+            ("--book-max-ply", BOOK_MAX_PLY),
         ] {
             let range = option.int_range();
             for ok in [*range.start(), *range.end()] {
@@ -354,6 +366,7 @@ mod tests {
         assert!(help("threads").starts_with(THREADS.help));
         assert!(help("hash").starts_with(HASH.help));
         assert_eq!(help("book-ply"), BOOK_PLY.help);
+        assert_eq!(help("book-max-ply"), BOOK_MAX_PLY.help);
         assert_eq!(help("book-file"), BOOK_FILE.help);
         assert_eq!(help("eval-file"), EVAL_FILE.help);
     }

@@ -1,13 +1,15 @@
 //! Choosing a book move, with Scan's semantics: during the first `book-ply`
 //! plies of a game, a random move among those within `book-margin`
 //! centi-men of the best (weighted by the moves' weights); afterwards, and
-//! always with margin 0, the best move. The random choice is a pure
-//! function of a seed, so tests and replays are reproducible.
+//! always with margin 0, the best move; from `book-max-ply` on, none (the
+//! search plays). The random choice is a pure function of a seed, so tests
+//! and replays are reproducible.
 
 use super::format::BookMove;
 use tiao_search::score::format_men;
 
-/// The book options of the Hub protocol (`book`, `book-ply`, `book-margin`).
+/// The book options of the Hub protocol (`book`, `book-ply`, `book-margin`,
+/// `book-max-ply`).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct BookSettings {
     /// Use the book at all.
@@ -16,15 +18,29 @@ pub struct BookSettings {
     pub ply: u32,
     /// Random choice among moves at most this many centi-men worse than the best.
     pub margin: i32,
+    /// Play from the book only while the game ply is below this; 0: as deep
+    /// as the book goes. A book's deep lines rest on the shallow searches
+    /// that built it, and once those are shallower than what the engine
+    /// searches in its own time, its search plays better than its book.
+    pub max_ply: u32,
+}
+
+impl BookSettings {
+    /// Whether the book is consulted at this game ply.
+    pub fn plays_at(&self, ply: u32) -> bool {
+        self.enabled && (self.max_ply == 0 || ply < self.max_ply)
+    }
 }
 
 impl Default for BookSettings {
-    /// Scan's defaults: book on, random for 4 plies within 4 centi-men.
+    /// Scan's defaults: book on, random for 4 plies within 4 centi-men;
+    /// Scan has no `book-max-ply`, and 0 plays the book to its end as Scan does.
     fn default() -> Self {
         BookSettings {
             enabled: true,
             ply: 4,
             margin: 4,
+            max_ply: 0,
         }
     }
 }

@@ -7,7 +7,8 @@
 //! - `format`: the text format, line by line (grammar in `docs/book.md`);
 //! - `store`: the book in memory: load and check, probe by hash, save;
 //! - `builtin`: the shipped books, compiled into the binary (`build.rs`);
-//! - `choose`: which book move to play (`book`, `book-ply`, `book-margin`);
+//! - `choose`: which book move to play (`book`, `book-ply`, `book-margin`,
+//!   `book-max-ply`);
 //! - `tree`: minimax values and expansion priorities over the book's positions;
 //! - `build`: the builder (parallel searches, resumable, progress bar);
 //! - `import`: move counts and results from PDN game collections;

@@ -166,7 +166,8 @@ impl Book {
     }
 
     /// The move to play in the position with this hash, or `None` (book off,
-    /// position not in the book, or no playable move). `legal` are the legal
+    /// `ply` at or past `book-max-ply`, position not in the book, or no
+    /// playable move). `legal` are the legal
     /// moves of the position in Hub form (`Session::legal_moves(MoveFormat::Hub)`):
     /// an entry offering a move that is not among them belongs to another
     /// position with the same hash and is ignored. `ply` is the game ply
@@ -179,7 +180,7 @@ impl Book {
         settings: &BookSettings,
         seed: u64,
     ) -> Option<BookChoice> {
-        if !settings.enabled {
+        if !settings.plays_at(ply) {
             return None;
         }
         let moves = self.moves(hash)?;
