@@ -117,7 +117,10 @@ fn a_position_is_found_by_hash_whatever_the_move_order_or_how_it_was_sent() {
         format!("pos fen={}", fen_after(&a)),
     ] {
         let lines = hub_script(
-            &format!("hub\nset-param name=book-margin value=0\ninit\n{script}\ngo think\n"),
+            &format!(
+                "hub\nset-param name=book-margin value=0\nset-param name=book-max-ply value=0\n\
+                 init\n{script}\ngo think\n"
+            ),
             "done",
         );
         assert!(has_book_info(&lines), "{script}: {lines:?}");
@@ -170,6 +173,18 @@ fn book_max_ply_searches_from_that_game_ply_on() {
         ),
         "think",
     );
+    // By default the book plays plies 0 to 3 and the search the rest:
+    // 31-26 20-24 32-27 19-23 is a book position at ply 4.
+    let ply4 = "31-26 20-24 32-27 19-23";
+    assert!(
+        book_moves(
+            &shipped(Variant::International),
+            &fen_after(&ply4.split(' ').collect::<Vec<_>>())
+        )
+        .len()
+            > 1
+    );
+    assert_searched(&format!("init\npos start moves=\"{ply4}\""), "think");
 }
 
 #[test]
@@ -386,7 +401,7 @@ fn text_mode_shows_the_book_and_go_plays_from_it() {
         .expect("best");
     let out = text_script("book\nbook margin 0\ngo\nbook off\ngo depth 2\n");
     assert!(
-        out[0].starts_with("book on ply 4 margin 4 max-ply 0 file built-in (")
+        out[0].starts_with("book on ply 4 margin 4 max-ply 4 file built-in (")
             && out[0].contains("11000 positions"),
         "{out:?}"
     );

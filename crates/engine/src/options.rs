@@ -194,7 +194,7 @@ pub const BOOK_MAX_PLY: OptionSpec = OptionSpec {
     kind: OptionKind::Int {
         min: 0,
         max: 100,
-        default: 0,
+        default: 4,
     },
     help: "play book moves only while the game ply is below this (0: to the end of the book)",
 };

@@ -34,7 +34,8 @@ impl BookSettings {
 
 impl Default for BookSettings {
     /// Scan's defaults: book on, random for 4 plies within 4 centi-men;
-    /// Scan has no `book-max-ply`, and 0 plays the book to its end as Scan does.
+    /// Scan has no `book-max-ply`: 0 plays the book to its end as Scan does.
+    /// (The engine's option table sets its own default, 4: see `docs/book.md`.)
     fn default() -> Self {
         BookSettings {
             enabled: true,
