@@ -37,7 +37,7 @@ const POLL_INTERVAL: u64 = 1024;
 const HISTORY_SIZE: usize = 1 << 14;
 const HISTORY_MAX: i32 = 1 << 14;
 /// ProbCut: a reduced search that beats beta by this much predicts a cutoff.
-const PROBCUT_MARGIN: Score = 80;
+const PROBCUT_MARGIN: Score = 60;
 const PROBCUT_REDUCTION: i32 = 4;
 const PROBCUT_MIN_DEPTH: i32 = 5;
 /// Quiescence: a threat at the horizon is looked into only while the

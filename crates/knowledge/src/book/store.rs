@@ -167,8 +167,8 @@ impl Book {
 
     /// The move to play in the position with this hash, or `None` (book off,
     /// `ply` at or past `book-max-ply`, position not in the book, or no
-    /// playable move). `legal` are the legal
-    /// moves of the position in Hub form (`Session::legal_moves(MoveFormat::Hub)`):
+    /// playable move). `legal` are the legal moves of the position in Hub
+    /// form (`Session::legal_moves(MoveFormat::Hub)`):
     /// an entry offering a move that is not among them belongs to another
     /// position with the same hash and is ignored. `ply` is the game ply
     /// (0 = the first move of the game); `seed` drives the random choice.
