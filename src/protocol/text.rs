@@ -418,7 +418,6 @@ impl TextMode {
                 r.end()
             )
         };
-        use engine_options::{BOOK_MARGIN, BOOK_MAX_PLY, BOOK_PLY};
         let changed = match args {
             [] => Ok(Vec::new()),
             ["on"] => self.engine.set_option("book", "true"),
@@ -454,10 +453,6 @@ impl TextMode {
         match changed {
             Ok(_) => {}
             Err(OptionError::BadValue { option, .. }) => {
-                let option = [&BOOK_PLY, &BOOK_MARGIN, &BOOK_MAX_PLY]
-                    .into_iter()
-                    .find(|o| o.name == option.name)
-                    .unwrap_or(&BOOK_MARGIN);
                 self.error(number(option));
                 return;
             }
