@@ -10,7 +10,7 @@
 //!   LLR = N·(s1 − s0)·(2μ − s0 − s1)/(2σ²), Wald bounds ln(β/(1−α)),
 //!   ln((1−β)/α).
 
-use tiao::tools::match_runner::sprt::{Decision, MIN_PAIRS, Sprt};
+use tiao::tools::match_runner::sprt::{DEFAULT_MIN_PAIRS, Decision, Sprt};
 use tiao::tools::match_runner::stats::{
     Tally, elo, estimate, expected_score, format_elo, normal_cdf,
 };
@@ -131,12 +131,7 @@ fn sprt_llr_of_the_worked_example() {
     // elo0 = 0, elo1 = 10: s0 = ½, s1 = 1/(1 + 10^(−10/400)) = 0.5143871842.
     // LLR = 80·(0.5143871842 − 0.5)·(2·0.56875 − 0.5 − 0.5143871842)/(2·0.0499609375)
     //     = 80·0.0143871842·0.1231128158/0.099921875 = 1.4181053.
-    let s = Sprt {
-        elo0: 0.0,
-        elo1: 10.0,
-        alpha: 0.05,
-        beta: 0.05,
-    };
+    let s = Sprt::new(0.0, 10.0);
     assert!(close(expected_score(10.0), 0.514_387_184_165_998_7, 1e-12));
     assert!(close(s.llr(&pairs), 1.418_105_298_443_175_2, 1e-9));
     assert_eq!(s.decide(s.llr(&pairs), 80), Decision::Continue);
@@ -153,10 +148,8 @@ fn sprt_llr_of_the_worked_example() {
 fn sprt_bounds_and_decisions() {
     // α = 0.05, β = 0.1: lower ln(0.1/0.95) = −2.2512918, upper ln(0.9/0.05) = ln 18 = 2.8903718.
     let s = Sprt {
-        elo0: 0.0,
-        elo1: 5.0,
-        alpha: 0.05,
         beta: 0.1,
+        ..Sprt::new(0.0, 5.0)
     };
     let (lo, hi) = s.bounds();
     assert!(close(lo, -2.251_291_798_606_495, 1e-12));
@@ -165,8 +158,11 @@ fn sprt_bounds_and_decisions() {
     assert_eq!(s.decide(-2.26, 100), Decision::AcceptH0);
     assert_eq!(s.decide(2.8, 100), Decision::Continue);
     // Too few pairs for the variance to mean anything: no decision yet.
-    assert_eq!(s.decide(50.0, MIN_PAIRS - 1), Decision::Continue);
-    assert_eq!(s.decide(50.0, MIN_PAIRS), Decision::AcceptH1);
+    assert_eq!(s.decide(50.0, DEFAULT_MIN_PAIRS - 1), Decision::Continue);
+    assert_eq!(s.decide(50.0, DEFAULT_MIN_PAIRS), Decision::AcceptH1);
+    let s = Sprt { min_pairs: 20, ..s };
+    assert_eq!(s.decide(50.0, 19), Decision::Continue);
+    assert_eq!(s.decide(50.0, 20), Decision::AcceptH1);
 }
 
 #[test]
@@ -175,12 +171,7 @@ fn sprt_with_empty_cells_uses_the_small_regularising_count() {
     // N = 10.003, μ = (5·½ + 5·1 + 0.001·(0 + ¼ + ¾))/10.003 = 0.74987504,
     // σ² = 0.06256247; with elo0 = 0, elo1 = 10:
     // LLR = 10.003·0.0143871842·(1.49975008 − 1.0143871842)/(2·0.06256247) = 0.5582501.
-    let s = Sprt {
-        elo0: 0.0,
-        elo1: 10.0,
-        alpha: 0.05,
-        beta: 0.05,
-    };
+    let s = Sprt::new(0.0, 10.0);
     assert!(close(
         s.llr(&[0, 0, 5, 0, 5]),
         0.558_250_072_753_732_7,

@@ -12,7 +12,7 @@
 //! counts nor breaks a run: forced captures are common in draughts and
 //! would otherwise make adjudication almost never apply.
 
-use super::spec::{parse_number, parse_pairs};
+use super::spec::{parse_count, parse_number, parse_pairs};
 use crate::board::Colour;
 use tiao_core::GameResult;
 
@@ -49,9 +49,9 @@ impl DrawRule {
         let flag = "--adjudicate-draw";
         for (k, v) in parse_pairs(words, flag)? {
             match k.as_str() {
-                "moves" => r.moves = parse_number(&k, &v, flag, 1.0, 1000.0)? as usize,
+                "moves" => r.moves = parse_count(&k, &v, flag, 1, 1000)? as usize,
                 "score" => r.score = parse_number(&k, &v, flag, 0.0, 100.0)?,
-                "after" => r.after = parse_number(&k, &v, flag, 0.0, 10000.0)? as u32,
+                "after" => r.after = parse_count(&k, &v, flag, 0, 10000)?,
                 _ => {
                     return Err(format!(
                         "{flag}: unknown key '{k}' (moves=, score=, after=)"
@@ -75,7 +75,7 @@ impl WinRule {
         let flag = "--adjudicate-win";
         for (k, v) in parse_pairs(words, flag)? {
             match k.as_str() {
-                "moves" => r.moves = parse_number(&k, &v, flag, 1.0, 1000.0)? as usize,
+                "moves" => r.moves = parse_count(&k, &v, flag, 1, 1000)? as usize,
                 "score" => r.score = parse_number(&k, &v, flag, 0.01, 1000.0)?,
                 _ => return Err(format!("{flag}: unknown key '{k}' (moves=, score=)")),
             }
@@ -197,6 +197,9 @@ mod tests {
         assert_eq!(WinRule::parse(&words("score=3")).expect("win").score, 3.0);
         assert!(WinRule::parse(&words("margin=3")).is_err());
         assert!(DrawRule::parse(&words("moves=-1")).is_err());
+        // A count is whole: 2.5 moves is a mistake to report, not 2.
+        assert!(DrawRule::parse(&words("moves=2.5")).is_err());
+        assert!(WinRule::parse(&words("moves=1e1")).is_err());
     }
 
     #[test]

@@ -92,7 +92,8 @@ pub struct MatchArgs {
     #[arg(long, value_name = "FILE")]
     pub svg: Option<PathBuf>,
     /// Stop when a sequential test decides: elo0=E0 elo1=E1 [alpha=0.05]
-    /// [beta=0.05] (logistic Elo of the first engine over the second).
+    /// [beta=0.05] [min-pairs=100] (logistic Elo of the first engine over
+    /// the second; no decision before min-pairs game pairs).
     #[arg(long, num_args = 1.., value_name = "KEY=VALUE")]
     pub sprt: Option<Vec<String>>,
     /// The first engine against each of the others.

@@ -10,7 +10,6 @@
 
 use super::report::Heading;
 use super::results::PairingResults;
-use super::sprt::MIN_PAIRS;
 use super::stats::format_elo;
 use std::fmt::Write;
 use std::path::{Path, PathBuf};
@@ -386,7 +385,7 @@ fn sprt_chart(out: &mut String, layout: &Layout, h: &Heading, p: &PairingResults
         .map(|&(_, l)| l.clamp(lo - reach, hi + reach));
     let y = Scale::around(course, &[lo, hi, 0.0], plot_bottom, plot_top);
     // The pairs before the test may decide: a crossing there is no decision.
-    let early = x.at(f64::from(MIN_PAIRS.min(last_pairs)));
+    let early = x.at(f64::from(sprt.min_pairs.min(last_pairs)));
     let _ = writeln!(
         out,
         r#"<rect x="{}" y="{}" width="{}" height="{}" class="early"/>"#,
@@ -401,7 +400,7 @@ fn sprt_chart(out: &mut String, layout: &Layout, h: &Heading, p: &PairingResults
         plot_bottom + 16.0,
         "start",
         "tick",
-        &format!("shaded: no decision before {MIN_PAIRS} pairs"),
+        &format!("shaded: no decision before {} pairs", sprt.min_pairs),
     );
     line(out, (x.from, plot_bottom), (x.to, plot_bottom), "grid");
     for t in y.ticks() {

@@ -5,7 +5,6 @@
 
 use super::arbiter::TerminationKind;
 use super::results::PairingResults;
-use super::sprt::MIN_PAIRS;
 use super::stats::format_elo;
 use std::fmt::Write;
 
@@ -127,8 +126,8 @@ pub fn render(h: &Heading, pairings: &[PairingResults]) -> String {
                 None => {
                     let pairs = t.pair_count();
                     let _ = write!(out, "{}", sprt.decide(llr, pairs).describe());
-                    if pairs < MIN_PAIRS {
-                        let _ = write!(out, "; no decision before {MIN_PAIRS} pairs");
+                    if pairs < sprt.min_pairs {
+                        let _ = write!(out, "; no decision before {} pairs", sprt.min_pairs);
                     }
                     let _ = writeln!(out);
                 }

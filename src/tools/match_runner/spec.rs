@@ -34,6 +34,19 @@ pub fn parse_number(key: &str, value: &str, flag: &str, min: f64, max: f64) -> R
         .ok_or_else(|| format!("{flag}: {key} must be a number from {min} to {max}, not '{value}'"))
 }
 
+/// Read a whole number from a `key=value` list, checking its range: a count
+/// such as `moves=2.5` is an error, not silently 2.
+pub fn parse_count(key: &str, value: &str, flag: &str, min: u32, max: u32) -> Result<u32, String> {
+    value
+        .trim()
+        .parse::<u32>()
+        .ok()
+        .filter(|v| (min..=max).contains(v))
+        .ok_or_else(|| {
+            format!("{flag}: {key} must be a whole number from {min} to {max}, not '{value}'")
+        })
+}
+
 /// One engine of the match, as given on the command line.
 #[derive(Clone, Debug, PartialEq)]
 pub struct EngineSpec {

@@ -17,16 +17,20 @@
 //!
 //! The approximation needs a variance estimate, and a handful of pairs can
 //! make it absurdly small (two pairs won 2-0 look like certainty), so no
-//! decision is taken before [`MIN_PAIRS`] pairs; the LLR is shown all along.
+//! decision is taken before `min-pairs` pairs ([`DEFAULT_MIN_PAIRS`] unless
+//! told); the LLR is shown all along. Draughts makes the guard matter: with
+//! 85% draws the first dozens of pairs hold a handful of decisive games, and
+//! a test of a +10 change crossed the H1 bound after 54 pairs, then needed
+//! 354 when played again.
 
-use super::spec::{parse_number, parse_pairs};
+use super::spec::{parse_count, parse_number, parse_pairs};
 use super::stats::{expected_score, mean_variance, pair_sample};
 
 /// Added to each empty pentanomial cell before computing the LLR.
 const EMPTY_CELL: f64 = 1e-3;
 
-/// Fewest game pairs before the test may decide.
-pub const MIN_PAIRS: u32 = 10;
+/// Fewest game pairs before the test may decide, unless `min-pairs=` says.
+pub const DEFAULT_MIN_PAIRS: u32 = 100;
 
 /// The test's parameters.
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -37,6 +41,8 @@ pub struct Sprt {
     pub alpha: f64,
     /// Probability of accepting H0 when H1 holds (false negative).
     pub beta: f64,
+    /// No decision before this many game pairs.
+    pub min_pairs: u32,
 }
 
 /// Where the test stands.
@@ -60,21 +66,35 @@ impl Decision {
 }
 
 impl Sprt {
-    /// Parse the words of `--sprt` (`elo0=0 elo1=5 alpha=0.05 beta=0.05`;
-    /// alpha and beta default to 0.05).
+    /// The test between `elo0` and `elo1` at the usual risks (5% each way)
+    /// and the default guard.
+    pub fn new(elo0: f64, elo1: f64) -> Sprt {
+        Sprt {
+            elo0,
+            elo1,
+            alpha: 0.05,
+            beta: 0.05,
+            min_pairs: DEFAULT_MIN_PAIRS,
+        }
+    }
+
+    /// Parse the words of `--sprt` (`elo0=0 elo1=5 alpha=0.05 beta=0.05
+    /// min-pairs=100`; all but elo0 and elo1 have those defaults).
     pub fn parse(words: &[String]) -> Result<Sprt, String> {
         let flag = "--sprt";
         let (mut elo0, mut elo1) = (None, None);
         let (mut alpha, mut beta) = (0.05, 0.05);
+        let mut min_pairs = DEFAULT_MIN_PAIRS;
         for (k, v) in parse_pairs(words, flag)? {
             match k.as_str() {
                 "elo0" => elo0 = Some(parse_number(&k, &v, flag, -1000.0, 1000.0)?),
                 "elo1" => elo1 = Some(parse_number(&k, &v, flag, -1000.0, 1000.0)?),
                 "alpha" => alpha = parse_number(&k, &v, flag, 1e-6, 0.5)?,
                 "beta" => beta = parse_number(&k, &v, flag, 1e-6, 0.5)?,
+                "min-pairs" => min_pairs = parse_count(&k, &v, flag, 1, 1_000_000)?,
                 _ => {
                     return Err(format!(
-                        "{flag}: unknown key '{k}' (elo0=, elo1=, alpha=, beta=)"
+                        "{flag}: unknown key '{k}' (elo0=, elo1=, alpha=, beta=, min-pairs=)"
                     ));
                 }
             }
@@ -90,6 +110,7 @@ impl Sprt {
             elo1,
             alpha,
             beta,
+            min_pairs,
         })
     }
 
@@ -121,7 +142,7 @@ impl Sprt {
     /// The decision at `llr` after `pairs` pairs.
     pub fn decide(&self, llr: f64, pairs: u32) -> Decision {
         let (low, high) = self.bounds();
-        if pairs < MIN_PAIRS {
+        if pairs < self.min_pairs {
             Decision::Continue
         } else if llr >= high {
             Decision::AcceptH1
@@ -137,8 +158,8 @@ impl std::fmt::Display for Sprt {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         write!(
             f,
-            "elo0={} elo1={} alpha={} beta={}",
-            self.elo0, self.elo1, self.alpha, self.beta
+            "elo0={} elo1={} alpha={} beta={} min-pairs={}",
+            self.elo0, self.elo1, self.alpha, self.beta, self.min_pairs
         )
     }
 }
@@ -155,6 +176,10 @@ mod tests {
     fn parameters_parse() {
         let s = Sprt::parse(&words("elo0=0 elo1=5")).expect("sprt");
         assert_eq!((s.alpha, s.beta), (0.05, 0.05));
+        assert_eq!(s.min_pairs, DEFAULT_MIN_PAIRS);
+        let s = Sprt::parse(&words("elo0=0 elo1=5 min-pairs=30")).expect("sprt");
+        assert_eq!(s.min_pairs, 30);
+        assert!(Sprt::parse(&words("elo0=0 elo1=5 min-pairs=0")).is_err());
         assert!(Sprt::parse(&words("elo0=5 elo1=0")).is_err());
         assert!(Sprt::parse(&words("elo1=5")).is_err());
         assert!(Sprt::parse(&words("elo0=0 elo1=5 alpha=0.9")).is_err());
@@ -167,9 +192,9 @@ mod tests {
         let (lo, hi) = s.bounds();
         assert!((lo + 2.944_438_979_166_44).abs() < 1e-9);
         assert!((hi - 2.944_438_979_166_44).abs() < 1e-9);
-        assert_eq!(s.decide(3.0, 50), Decision::AcceptH1);
-        assert_eq!(s.decide(-3.0, 50), Decision::AcceptH0);
-        assert_eq!(s.decide(0.0, 50), Decision::Continue);
-        assert_eq!(s.decide(30.0, MIN_PAIRS - 1), Decision::Continue);
+        assert_eq!(s.decide(3.0, 150), Decision::AcceptH1);
+        assert_eq!(s.decide(-3.0, 150), Decision::AcceptH0);
+        assert_eq!(s.decide(0.0, 150), Decision::Continue);
+        assert_eq!(s.decide(30.0, DEFAULT_MIN_PAIRS - 1), Decision::Continue);
     }
 }

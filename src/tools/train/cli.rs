@@ -503,10 +503,12 @@ pub fn run_duel(a: &DuelArgs) -> Result<(), String> {
     let variant = parse_variant(&a.variant)?;
     // clap guarantees 2 to 4 values.
     let sprt = a.sprt.as_deref().map(|v| Sprt {
-        elo0: v.first().copied().unwrap_or(0.0),
-        elo1: v.get(1).copied().unwrap_or(0.0),
         alpha: v.get(2).copied().unwrap_or(0.05),
         beta: v.get(3).copied().unwrap_or(0.05),
+        ..Sprt::new(
+            v.first().copied().unwrap_or(0.0),
+            v.get(1).copied().unwrap_or(0.0),
+        )
     });
     let cfg = DuelConfig {
         variant,
