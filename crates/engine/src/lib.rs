@@ -75,10 +75,7 @@ pub struct Options {
 impl Default for Options {
     /// The defaults of the option table ([`options::TABLE`]).
     fn default() -> Self {
-        use options::{
-            BOOK, BOOK_MARGIN, BOOK_MAX_PLY, BOOK_PLY, EGDB_DIR, EGDB_PIECES, HASH, MULTIPV,
-            PONDER, THREADS,
-        };
+        use options::{EGDB_DIR, EGDB_PIECES, HASH, MULTIPV, PONDER, THREADS};
         let text = |o: &OptionSpec| o.default_text();
         Options {
             variant: Variant::International,
@@ -88,12 +85,8 @@ impl Default for Options {
             ponder: PONDER.bool_default(),
             egdb_pieces: EGDB_PIECES.int_default() as u32,
             egdb_dir: PathBuf::from(text(&EGDB_DIR)),
-            book: BookSettings {
-                enabled: BOOK.bool_default(),
-                ply: BOOK_PLY.int_default() as u32,
-                margin: BOOK_MARGIN.int_default() as i32,
-                max_ply: BOOK_MAX_PLY.int_default() as u32,
-            },
+            // The option table's book defaults are read from this one.
+            book: BookSettings::DEFAULT,
             book_file: None,
         }
     }

@@ -11,6 +11,7 @@ use super::{Engine, EngineError, GameKind, KeptTable, KnowledgeError, Opened};
 use std::fmt;
 use std::ops::RangeInclusive;
 use std::path::PathBuf;
+use tiao_knowledge::book::BookSettings;
 use tiao_knowledge::eval::pattern_select::EvalChoice;
 
 /// What values an option takes, and its default.
@@ -168,7 +169,9 @@ pub const VARIANT: OptionSpec = OptionSpec {
 };
 pub const BOOK: OptionSpec = OptionSpec {
     name: "book",
-    kind: OptionKind::Bool { default: true },
+    kind: OptionKind::Bool {
+        default: BookSettings::DEFAULT.enabled,
+    },
     help: "play from the opening book (never in analysis)",
 };
 pub const BOOK_PLY: OptionSpec = OptionSpec {
@@ -176,7 +179,7 @@ pub const BOOK_PLY: OptionSpec = OptionSpec {
     kind: OptionKind::Int {
         min: 0,
         max: 20,
-        default: 4,
+        default: BookSettings::DEFAULT.ply as i64,
     },
     help: "choose book moves at random (within book-margin) for this many plies",
 };
@@ -185,7 +188,7 @@ pub const BOOK_MARGIN: OptionSpec = OptionSpec {
     kind: OptionKind::Int {
         min: 0,
         max: 100,
-        default: 4,
+        default: BookSettings::DEFAULT.margin as i64,
     },
     help: "random book choices only among moves this many centi-men from the best",
 };
@@ -194,7 +197,7 @@ pub const BOOK_MAX_PLY: OptionSpec = OptionSpec {
     kind: OptionKind::Int {
         min: 0,
         max: 100,
-        default: 4,
+        default: BookSettings::DEFAULT.max_ply as i64,
     },
     help: "play book moves only while the game ply is below this (0: to the end of the book)",
 };

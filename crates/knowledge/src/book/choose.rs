@@ -26,6 +26,17 @@ pub struct BookSettings {
 }
 
 impl BookSettings {
+    /// Tiao's defaults, the one definition the engine's option table reads:
+    /// book on, random for 4 plies within 4 centi-men as Scan does, and the
+    /// search from game ply 4 on (measured: `docs/book.md`; 0 would play the
+    /// book to its end as Scan does).
+    pub const DEFAULT: BookSettings = BookSettings {
+        enabled: true,
+        ply: 4,
+        margin: 4,
+        max_ply: 4,
+    };
+
     /// Whether the book is consulted at this game ply.
     pub fn plays_at(&self, ply: u32) -> bool {
         self.enabled && (self.max_ply == 0 || ply < self.max_ply)
@@ -33,16 +44,8 @@ impl BookSettings {
 }
 
 impl Default for BookSettings {
-    /// Scan's defaults: book on, random for 4 plies within 4 centi-men;
-    /// Scan has no `book-max-ply`: 0 plays the book to its end as Scan does.
-    /// (The engine's option table sets its own default, 4: see `docs/book.md`.)
     fn default() -> Self {
-        BookSettings {
-            enabled: true,
-            ply: 4,
-            margin: 4,
-            max_ply: 0,
-        }
+        BookSettings::DEFAULT
     }
 }
 
