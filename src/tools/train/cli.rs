@@ -254,7 +254,8 @@ pub struct DuelArgs {
     /// Games (pairs of games with colours swapped); with --sprt, the most.
     #[arg(long, default_value_t = 400)]
     pub games: u32,
-    /// Stop when an SPRT decides: ELO0 ELO1 [ALPHA [BETA]] (logistic Elo of A over B).
+    /// Stop when an SPRT decides: ELO0 ELO1 [ALPHA [BETA]] (logistic Elo of A over B;
+    /// no decision before 100 game pairs, as `tiao match`).
     #[arg(long, num_args = 2..=4, value_name = "ELO")]
     pub sprt: Option<Vec<f64>>,
     #[command(flatten)]
