@@ -83,15 +83,14 @@ impl Sprt {
     pub fn parse(words: &[String]) -> Result<Sprt, String> {
         let flag = "--sprt";
         let (mut elo0, mut elo1) = (None, None);
-        let (mut alpha, mut beta) = (0.05, 0.05);
-        let mut min_pairs = DEFAULT_MIN_PAIRS;
+        let mut s = Sprt::new(0.0, 0.0);
         for (k, v) in parse_pairs(words, flag)? {
             match k.as_str() {
                 "elo0" => elo0 = Some(parse_number(&k, &v, flag, -1000.0, 1000.0)?),
                 "elo1" => elo1 = Some(parse_number(&k, &v, flag, -1000.0, 1000.0)?),
-                "alpha" => alpha = parse_number(&k, &v, flag, 1e-6, 0.5)?,
-                "beta" => beta = parse_number(&k, &v, flag, 1e-6, 0.5)?,
-                "min-pairs" => min_pairs = parse_count(&k, &v, flag, 1, 1_000_000)?,
+                "alpha" => s.alpha = parse_number(&k, &v, flag, 1e-6, 0.5)?,
+                "beta" => s.beta = parse_number(&k, &v, flag, 1e-6, 0.5)?,
+                "min-pairs" => s.min_pairs = parse_count(&k, &v, flag, 1, 1_000_000)?,
                 _ => {
                     return Err(format!(
                         "{flag}: unknown key '{k}' (elo0=, elo1=, alpha=, beta=, min-pairs=)"
@@ -105,13 +104,7 @@ impl Sprt {
         if elo1 <= elo0 {
             return Err(format!("{flag}: elo1 must be above elo0"));
         }
-        Ok(Sprt {
-            elo0,
-            elo1,
-            alpha,
-            beta,
-            min_pairs,
-        })
+        Ok(Sprt { elo0, elo1, ..s })
     }
 
     /// Wald's bounds (lower, upper) for the LLR.
