@@ -503,13 +503,19 @@ fn is_pattern_file(path: &Path) -> bool {
 pub fn run_duel(a: &DuelArgs) -> Result<(), String> {
     let variant = parse_variant(&a.variant)?;
     // clap guarantees 2 to 4 values.
-    let sprt = a.sprt.as_deref().map(|v| Sprt {
-        alpha: v.get(2).copied().unwrap_or(0.05),
-        beta: v.get(3).copied().unwrap_or(0.05),
-        ..Sprt::new(
+    let sprt = a.sprt.as_deref().map(|v| {
+        let mut s = Sprt::new(
             v.first().copied().unwrap_or(0.0),
             v.get(1).copied().unwrap_or(0.0),
-        )
+        );
+        // The risks keep Sprt::new's defaults unless given.
+        if let Some(&alpha) = v.get(2) {
+            s.alpha = alpha;
+        }
+        if let Some(&beta) = v.get(3) {
+            s.beta = beta;
+        }
+        s
     });
     let cfg = DuelConfig {
         variant,
