@@ -536,6 +536,26 @@ fn bench_flags_outside_the_option_table_are_refused() {
 }
 
 #[test]
+fn a_duel_sprt_whose_numbers_make_no_test_is_refused_before_any_game() {
+    for (args, says) in [
+        (["5", "0"].as_slice(), "elo1 must be above elo0"),
+        (&["0", "5", "0.9"], "alpha"),
+        (&["0", "5", "0.05", "0"], "beta"),
+        (&["0", "5000"], "elo1"),
+    ] {
+        let out = Command::new(env!("CARGO_BIN_EXE_tiao"))
+            .args(["duel", "--a", "v1", "--b", "v1", "-q", "--sprt"])
+            .args(args)
+            .output()
+            .expect("run tiao duel");
+        let err = String::from_utf8_lossy(&out.stderr);
+        assert!(!out.status.success(), "--sprt {args:?} accepted");
+        assert!(err.contains(says), "--sprt {args:?}: {err}");
+        assert!(out.stdout.is_empty(), "--sprt {args:?} played");
+    }
+}
+
+#[test]
 fn a_tool_whose_reader_goes_away_stops_quietly() {
     // `tiao bench | head -1`: the reader takes the first position's line
     // and leaves while the next positions are searched.

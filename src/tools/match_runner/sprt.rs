@@ -101,10 +101,31 @@ impl Sprt {
         let (Some(elo0), Some(elo1)) = (elo0, elo1) else {
             return Err(format!("{flag} needs elo0= and elo1= (e.g. elo0=0 elo1=5)"));
         };
-        if elo1 <= elo0 {
+        Sprt { elo0, elo1, ..s }.checked(flag)
+    }
+
+    /// This test if its numbers make one: Elo bounds within ±1000 with
+    /// `elo1` above `elo0`, risks between 1e-6 and 0.5 (beyond that Wald's
+    /// bounds cross or vanish). `flag` names the option in the error.
+    pub fn checked(self, flag: &str) -> Result<Sprt, String> {
+        for (key, v) in [("elo0", self.elo0), ("elo1", self.elo1)] {
+            if !(-1000.0..=1000.0).contains(&v) {
+                return Err(format!(
+                    "{flag}: {key} must be between -1000 and 1000, not {v}"
+                ));
+            }
+        }
+        if self.elo1 <= self.elo0 {
             return Err(format!("{flag}: elo1 must be above elo0"));
         }
-        Ok(Sprt { elo0, elo1, ..s })
+        for (key, v) in [("alpha", self.alpha), ("beta", self.beta)] {
+            if !(1e-6..=0.5).contains(&v) {
+                return Err(format!(
+                    "{flag}: {key} must be between 0.000001 and 0.5, not {v}"
+                ));
+            }
+        }
+        Ok(self)
     }
 
     /// Wald's bounds (lower, upper) for the LLR.
@@ -176,6 +197,25 @@ mod tests {
         assert!(Sprt::parse(&words("elo0=5 elo1=0")).is_err());
         assert!(Sprt::parse(&words("elo1=5")).is_err());
         assert!(Sprt::parse(&words("elo0=0 elo1=5 alpha=0.9")).is_err());
+    }
+
+    #[test]
+    fn a_test_whose_numbers_make_none_is_refused() {
+        assert!(Sprt::new(0.0, 5.0).checked("--sprt").is_ok());
+        assert!(Sprt::new(5.0, 0.0).checked("--sprt").is_err());
+        assert!(Sprt::new(0.0, 0.0).checked("--sprt").is_err());
+        assert!(Sprt::new(0.0, f64::NAN).checked("--sprt").is_err());
+        assert!(Sprt::new(0.0, 5000.0).checked("--sprt").is_err());
+        let risky = Sprt {
+            alpha: 0.7,
+            ..Sprt::new(0.0, 5.0)
+        };
+        assert!(risky.checked("--sprt").is_err());
+        let reckless = Sprt {
+            beta: 0.0,
+            ..Sprt::new(0.0, 5.0)
+        };
+        assert!(reckless.checked("--sprt").is_err());
     }
 
     #[test]

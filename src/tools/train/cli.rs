@@ -503,20 +503,24 @@ fn is_pattern_file(path: &Path) -> bool {
 pub fn run_duel(a: &DuelArgs) -> Result<(), String> {
     let variant = parse_variant(&a.variant)?;
     // clap guarantees 2 to 4 values.
-    let sprt = a.sprt.as_deref().map(|v| {
-        let mut s = Sprt::new(
-            v.first().copied().unwrap_or(0.0),
-            v.get(1).copied().unwrap_or(0.0),
-        );
-        // The risks keep Sprt::new's defaults unless given.
-        if let Some(&alpha) = v.get(2) {
-            s.alpha = alpha;
-        }
-        if let Some(&beta) = v.get(3) {
-            s.beta = beta;
-        }
-        s
-    });
+    let sprt = a
+        .sprt
+        .as_deref()
+        .map(|v| {
+            let mut s = Sprt::new(
+                v.first().copied().unwrap_or(0.0),
+                v.get(1).copied().unwrap_or(0.0),
+            );
+            // The risks keep Sprt::new's defaults unless given.
+            if let Some(&alpha) = v.get(2) {
+                s.alpha = alpha;
+            }
+            if let Some(&beta) = v.get(3) {
+                s.beta = beta;
+            }
+            s.checked("--sprt")
+        })
+        .transpose()?;
     let cfg = DuelConfig {
         variant,
         a: contender(&a.a, variant)?,
