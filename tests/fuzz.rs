@@ -1416,11 +1416,17 @@ mod weights {
     }
 
     /// A pattern file of format version 1 (six dense terms, no king
-    /// squares, byte 11 reserved): the shipped Russian file with the later
-    /// terms and the king squares cut off. No shipped file has that format
+    /// squares, byte 11 reserved, no count of tall bands): the shipped
+    /// Russian file with the later terms, the king squares and (from
+    /// version 4) the band count cut off. No shipped file has that format
     /// any more; users' files may.
     fn version_1_sample() -> Vec<u8> {
         let mut b = PATTERN[2].1.to_vec();
+        let version = u16::from_le_bytes([b[8], b[9]]);
+        if version >= 4 {
+            let bands = b.drain(28..30).collect::<Vec<u8>>();
+            assert_eq!(bands, [0, 0], "the Russian file has no tall windows");
+        }
         b[8..10].copy_from_slice(&1u16.to_le_bytes());
         b[11] = 0;
         b[16..18].copy_from_slice(&(DENSE_V1 as u16).to_le_bytes());
