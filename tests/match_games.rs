@@ -531,3 +531,70 @@ fn command_line_mistakes_are_explained() {
         assert!(stderr.contains(expected), "{args:?}: {stderr}");
     }
 }
+
+/// `tiao match` in a process group of its own, interrupted as a terminal's
+/// Ctrl-C does it: SIGINT to the whole group, `presses` times, `gap` apart.
+#[cfg(unix)]
+fn interrupted_match(nodes: u32, presses: u32, gap: std::time::Duration) -> Output {
+    use std::os::unix::process::CommandExt;
+    use std::process::Stdio;
+    let mut args = strings(&["match", "--quiet", "--games", "400", "--concurrency", "2"]);
+    for name in ["a", "b"] {
+        args.extend(tiao_engine(name));
+        args.push(format!("tc=nodes={nodes}"));
+    }
+    let child = Command::new(TIAO)
+        .args(&args)
+        .process_group(0)
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("tiao runs");
+    std::thread::sleep(std::time::Duration::from_secs(2));
+    for _ in 0..presses {
+        let group = format!("-{}", child.id());
+        let sent = Command::new("kill")
+            .args(["-INT", "--", &group])
+            .status()
+            .expect("kill runs");
+        assert!(sent.success());
+        std::thread::sleep(gap);
+    }
+    child.wait_with_output().expect("tiao ends")
+}
+
+#[cfg(unix)]
+#[test]
+fn ctrl_c_finishes_the_games_under_way_and_reports_them() {
+    let out = interrupted_match(2000, 1, std::time::Duration::ZERO);
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        !out.status.success(),
+        "an interrupted match is not a success"
+    );
+    assert!(stderr.contains("interrupted after"), "{stderr}");
+    let [n, ..] = table_row(&stdout, "a vs b");
+    assert!((1..400).contains(&n), "{stdout}");
+    assert_eq!(n % 2, 0, "pairs under way were finished: {stdout}");
+    assert!(
+        stdout.contains(&format!("interrupted (Ctrl-C): {n} of 400 games played")),
+        "{stdout}"
+    );
+    // The engines, in groups of their own, did not get the signal: no game
+    // ended by a crash.
+    assert!(
+        stdout.contains(&format!("endings: by the rules {n}\n")),
+        "{stdout}"
+    );
+}
+
+#[cfg(unix)]
+#[test]
+fn a_second_ctrl_c_stops_the_match_at_once() {
+    let started = std::time::Instant::now();
+    let out = interrupted_match(1_000_000, 2, std::time::Duration::from_millis(300));
+    assert_eq!(out.status.code(), Some(130), "{out:?}");
+    assert!(out.stdout.is_empty(), "no report after the second Ctrl-C");
+    assert!(started.elapsed() < std::time::Duration::from_secs(30));
+}

@@ -43,11 +43,28 @@ pub mod tc;
 pub mod tournament;
 
 pub use cli::{MatchArgs, OpeningsArgs};
+use signal_hook::consts::SIGINT;
+use std::sync::Arc;
+use std::sync::atomic::AtomicBool;
 
 /// Run `tiao match`: play, print the report on stdout.
+///
+/// The first Ctrl-C (SIGINT) stops the match after the games under way and
+/// still prints the report; a second ends the process at once (status 130).
+/// The engines run in process groups of their own, so the terminal's
+/// Ctrl-C reaches only the runner, which decides what the engines do.
 pub fn run(args: &MatchArgs) -> Result<(), String> {
     let config = cli::match_config(args)?;
-    let outcome = tournament::run_match(&config)?;
+    let interrupt = Arc::new(AtomicBool::new(false));
+    // The second signal finds the flag set by the first and exits; both
+    // are registered before any game, and stay for the life of the process.
+    for register in [
+        |f| signal_hook::flag::register_conditional_shutdown(SIGINT, 130, f),
+        |f| signal_hook::flag::register(SIGINT, f),
+    ] {
+        register(Arc::clone(&interrupt)).map_err(|e| format!("cannot watch for Ctrl-C: {e}"))?;
+    }
+    let outcome = tournament::run_match(&config, &interrupt)?;
     print!("{}", outcome.report);
     match outcome.error {
         Some(e) => Err(e),

@@ -120,6 +120,11 @@ impl EngineProcess {
         if let Some(dir) = &spec.dir {
             cmd.current_dir(dir);
         }
+        // A process group of its own: the terminal's Ctrl-C goes to the
+        // whole foreground group, and an engine killed by it would count as
+        // a crash in the games the runner is finishing (`tournament`).
+        #[cfg(unix)]
+        std::os::unix::process::CommandExt::process_group(&mut cmd, 0);
         let mut child = cmd.spawn().map_err(|e| {
             EngineError::Crashed(format!(
                 "engine {label}: cannot start '{}'{}: {e}",

@@ -27,7 +27,7 @@ use std::collections::{HashMap, VecDeque};
 use std::fmt::Write as _;
 use std::path::PathBuf;
 use std::sync::atomic::{AtomicBool, Ordering};
-use std::sync::mpsc::{Sender, channel};
+use std::sync::mpsc::{RecvTimeoutError, Sender, channel};
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
@@ -226,8 +226,10 @@ fn worker(shared: &Shared, tx: Sender<Message>) -> Vec<u32> {
     restarts
 }
 
-/// Play the match.
-pub fn run_match(cfg: &MatchConfig) -> Result<MatchOutcome, String> {
+/// Play the match. Once `interrupt` is set (the user's Ctrl-C), no game
+/// starts; the games under way are finished and the report covers what
+/// was played.
+pub fn run_match(cfg: &MatchConfig, interrupt: &AtomicBool) -> Result<MatchOutcome, String> {
     cfg.ballot.check(cfg.variant)?;
     let names = probe(cfg)?;
     let pairings = pairings(cfg.engines.len(), cfg.format);
@@ -257,6 +259,7 @@ pub fn run_match(cfg: &MatchConfig) -> Result<MatchOutcome, String> {
     let mut played = 0u32;
     let mut scheduled = total_games;
     let mut restarts = vec![0u32; cfg.engines.len()];
+    let mut interrupted = false;
 
     std::thread::scope(|scope| {
         let (tx, rx) = channel();
@@ -275,7 +278,30 @@ pub fn run_match(cfg: &MatchConfig) -> Result<MatchOutcome, String> {
             shared.fatal.store(true, Ordering::Release);
             shared.stop.store(true, Ordering::Release);
         }
-        for msg in rx {
+        // Nothing more will start: count only what is under way.
+        let drain = |progress: &mut Progress, scheduled: &mut u64| {
+            if let Ok(mut q) = shared.queue.lock()
+                && !q.is_empty()
+            {
+                *scheduled -= 2 * q.len() as u64;
+                q.clear();
+                progress.set_total(*scheduled);
+            }
+        };
+        loop {
+            if !interrupted && interrupt.load(Ordering::Acquire) {
+                interrupted = true;
+                progress.note(
+                    "interrupted: finishing the games under way (Ctrl-C again stops at once)",
+                );
+                shared.stop.store(true, Ordering::Release);
+                drain(&mut progress, &mut scheduled);
+            }
+            let msg = match rx.recv_timeout(Duration::from_millis(100)) {
+                Ok(msg) => msg,
+                Err(RecvTimeoutError::Timeout) => continue,
+                Err(RecvTimeoutError::Disconnected) => break,
+            };
             match msg {
                 Message::Fatal(e) => {
                     progress.note(&format!("match stopped: {e}"));
@@ -335,14 +361,7 @@ pub fn run_match(cfg: &MatchConfig) -> Result<MatchOutcome, String> {
                         shared.stop.store(true, Ordering::Release);
                     }
                     if shared.stop.load(Ordering::Acquire) {
-                        // Nothing more will start: count only what is under way.
-                        if let Ok(mut q) = shared.queue.lock()
-                            && !q.is_empty()
-                        {
-                            scheduled -= 2 * q.len() as u64;
-                            q.clear();
-                            progress.set_total(scheduled);
-                        }
+                        drain(&mut progress, &mut scheduled);
                     }
                     let status = if results.len() == 1 {
                         results[0].status()
@@ -400,6 +419,15 @@ pub fn run_match(cfg: &MatchConfig) -> Result<MatchOutcome, String> {
         restarts: &restarts,
     };
     let mut report = render(&heading, &results);
+    if interrupted {
+        let _ = writeln!(
+            report,
+            "\ninterrupted (Ctrl-C): {played} of {total_games} games played"
+        );
+        error.get_or_insert(format!(
+            "the match was interrupted after {played} games (the report covers them)"
+        ));
+    }
     if let Some(path) = &cfg.svg {
         match std::fs::write(path, render_svg(&heading, &results)) {
             Ok(()) => {
