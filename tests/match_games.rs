@@ -552,11 +552,12 @@ fn interrupted_match(nodes: u32, presses: u32, gap: std::time::Duration) -> Outp
         .expect("tiao runs");
     std::thread::sleep(std::time::Duration::from_secs(2));
     for _ in 0..presses {
-        let group = format!("-{}", child.id());
-        let sent = Command::new("kill")
-            .args(["-INT", "--", &group])
+        // The shell's own `kill`: no kill binary needs to be installed.
+        let sent = Command::new("sh")
+            .arg("-c")
+            .arg(format!("kill -INT -{}", child.id()))
             .status()
-            .expect("kill runs");
+            .expect("sh runs");
         assert!(sent.success());
         std::thread::sleep(gap);
     }
