@@ -29,6 +29,11 @@ use super::stats::{expected_score, mean_variance, pair_sample};
 /// Added to each empty pentanomial cell before computing the LLR.
 const EMPTY_CELL: f64 = 1e-3;
 
+/// The Elo bounds a test may have.
+const ELO_RANGE: (f64, f64) = (-1000.0, 1000.0);
+/// The risks a test may take: beyond these Wald's bounds cross or vanish.
+const RISK_RANGE: (f64, f64) = (1e-6, 0.5);
+
 /// Fewest game pairs before the test may decide, unless `min-pairs=` says.
 pub const DEFAULT_MIN_PAIRS: u32 = 100;
 
@@ -86,10 +91,10 @@ impl Sprt {
         let mut s = Sprt::new(0.0, 0.0);
         for (k, v) in parse_pairs(words, flag)? {
             match k.as_str() {
-                "elo0" => elo0 = Some(parse_number(&k, &v, flag, -1000.0, 1000.0)?),
-                "elo1" => elo1 = Some(parse_number(&k, &v, flag, -1000.0, 1000.0)?),
-                "alpha" => s.alpha = parse_number(&k, &v, flag, 1e-6, 0.5)?,
-                "beta" => s.beta = parse_number(&k, &v, flag, 1e-6, 0.5)?,
+                "elo0" => elo0 = Some(parse_number(&k, &v, flag, ELO_RANGE.0, ELO_RANGE.1)?),
+                "elo1" => elo1 = Some(parse_number(&k, &v, flag, ELO_RANGE.0, ELO_RANGE.1)?),
+                "alpha" => s.alpha = parse_number(&k, &v, flag, RISK_RANGE.0, RISK_RANGE.1)?,
+                "beta" => s.beta = parse_number(&k, &v, flag, RISK_RANGE.0, RISK_RANGE.1)?,
                 "min-pairs" => s.min_pairs = parse_count(&k, &v, flag, 1, 1_000_000)?,
                 _ => {
                     return Err(format!(
@@ -104,24 +109,26 @@ impl Sprt {
         Sprt { elo0, elo1, ..s }.checked(flag)
     }
 
-    /// This test if its numbers make one: Elo bounds within ±1000 with
-    /// `elo1` above `elo0`, risks between 1e-6 and 0.5 (beyond that Wald's
-    /// bounds cross or vanish). `flag` names the option in the error.
+    /// This test if its numbers make one: Elo bounds within `ELO_RANGE`
+    /// with `elo1` above `elo0`, risks within `RISK_RANGE`. `flag` names
+    /// the option in the error.
     pub fn checked(self, flag: &str) -> Result<Sprt, String> {
+        let (lo, hi) = ELO_RANGE;
         for (key, v) in [("elo0", self.elo0), ("elo1", self.elo1)] {
-            if !(-1000.0..=1000.0).contains(&v) {
+            if !(lo..=hi).contains(&v) {
                 return Err(format!(
-                    "{flag}: {key} must be between -1000 and 1000, not {v}"
+                    "{flag}: {key} must be between {lo} and {hi}, not {v}"
                 ));
             }
         }
         if self.elo1 <= self.elo0 {
             return Err(format!("{flag}: elo1 must be above elo0"));
         }
+        let (lo, hi) = RISK_RANGE;
         for (key, v) in [("alpha", self.alpha), ("beta", self.beta)] {
-            if !(1e-6..=0.5).contains(&v) {
+            if !(lo..=hi).contains(&v) {
                 return Err(format!(
-                    "{flag}: {key} must be between 0.000001 and 0.5, not {v}"
+                    "{flag}: {key} must be between {lo} and {hi}, not {v}"
                 ));
             }
         }
