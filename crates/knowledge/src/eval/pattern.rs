@@ -169,7 +169,6 @@ fn terms<R: Rules>(w: &PatternWeights, pos: &Position<R>) -> Vec<Term> {
         value: (pos.kings(Colour::White).count() + pos.kings(Colour::Black).count()) as i32,
         score: mix(kmg, keg),
     });
-    let whole = score(w, pos);
     let unscaled = {
         let (mut mg, mut eg) = (mg + kmg, eg + keg);
         for (v, &(a, b)) in f.iter().zip(&w.dense) {
@@ -178,6 +177,8 @@ fn terms<R: Rules>(w: &PatternWeights, pos: &Position<R>) -> Vec<Term> {
         }
         mix(mg, eg)
     };
+    // The whole score is this sum scaled, as `score_from` scales it.
+    let whole = drawish(unscaled, pos);
     out.push(Term {
         name: "drawish",
         value: i32::from(whole != unscaled),
