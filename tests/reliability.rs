@@ -403,8 +403,30 @@ fn stop_ends_a_text_mode_search_and_quit_then_waits_its_turn() {
     assert!(text.wait_exit(TIMEOUT).success());
 }
 
+/// Make sure a child started from now on receives SIGINT as a terminal
+/// would deliver it. A process started in the background by a
+/// non-interactive shell (`cmd &` in a script) ignores SIGINT, and an
+/// ignored signal stays ignored across `exec`, so the child would never
+/// see the interrupt; a *handled* signal is reset to the default at
+/// `exec`. The handler exits, as the default action would have.
+fn children_get_the_default_interrupt() {
+    use std::sync::Arc;
+    use std::sync::atomic::AtomicBool;
+    static ONCE: std::sync::Once = std::sync::Once::new();
+    ONCE.call_once(|| {
+        let exit_at_once = Arc::new(AtomicBool::new(true));
+        signal_hook::flag::register_conditional_shutdown(
+            signal_hook::consts::SIGINT,
+            130,
+            exit_at_once,
+        )
+        .expect("a SIGINT handler");
+    });
+}
+
 #[test]
 fn an_interrupt_ends_a_text_mode_search_at_once() {
+    children_get_the_default_interrupt();
     let mut text = Tiao::start(&["text"], None);
     text.send("book off");
     text.send("go depth 1000");
