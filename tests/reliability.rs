@@ -410,18 +410,13 @@ fn stop_ends_a_text_mode_search_and_quit_then_waits_its_turn() {
 /// see the interrupt; a *handled* signal is reset to the default at
 /// `exec`. The handler exits, as the default action would have.
 fn children_get_the_default_interrupt() {
-    use std::sync::Arc;
-    use std::sync::atomic::AtomicBool;
-    static ONCE: std::sync::Once = std::sync::Once::new();
-    ONCE.call_once(|| {
-        let exit_at_once = Arc::new(AtomicBool::new(true));
-        signal_hook::flag::register_conditional_shutdown(
-            signal_hook::consts::SIGINT,
-            130,
-            exit_at_once,
-        )
-        .expect("a SIGINT handler");
-    });
+    let exit_at_once = std::sync::Arc::new(std::sync::atomic::AtomicBool::new(true));
+    signal_hook::flag::register_conditional_shutdown(
+        signal_hook::consts::SIGINT,
+        130,
+        exit_at_once,
+    )
+    .expect("a SIGINT handler");
 }
 
 #[test]
