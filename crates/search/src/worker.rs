@@ -107,12 +107,11 @@ fn pick_next<M>(moves: &mut [M], scores: &mut ScoreList, i: usize) {
     if i >= scores.len() {
         return;
     }
-    let mut best = i;
-    for j in i + 1..scores.len() {
-        if scores[j] > scores[best] {
-            best = j;
-        }
-    }
+    // One maximum over (score, reversed index) keys: a select per move
+    // instead of a branch that the scores' order makes hard to predict.
+    let key = |j: usize| (i64::from(scores[j]) << 32) | i64::from(u32::MAX - j as u32);
+    let top = (i..scores.len()).map(key).max().unwrap_or(i64::MIN);
+    let best = (u32::MAX - top as u32) as usize;
     if best != i {
         moves.swap(i, best);
         scores.swap(i, best);
@@ -891,5 +890,27 @@ impl<'a, G: Game, E: Evaluate<G>> Worker<'a, G, E> {
             }
         }
         best
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Each pick brings the highest score of the rest to the front, the
+    /// first of equals when several share it, whatever the signs.
+    #[test]
+    fn the_next_move_is_the_first_of_the_best_scored() {
+        let raw = [3, -5, 7, i32::MAX, 7, 0, -5, i32::MIN, 3, 7];
+        let mut moves: Vec<usize> = (0..raw.len()).collect();
+        let mut scores: ScoreList = raw.iter().copied().collect();
+        for i in 0..moves.len() {
+            let rest = &scores[i..];
+            let best = *rest.iter().max().unwrap();
+            let first = i + rest.iter().position(|&s| s == best).unwrap();
+            let expected = moves[first];
+            pick_next(&mut moves, &mut scores, i);
+            assert_eq!((moves[i], scores[i]), (expected, best), "pick {i}");
+        }
     }
 }
