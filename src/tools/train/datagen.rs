@@ -297,49 +297,56 @@ fn generate<R: Rules, E: Evaluate<Position<R>> + Sync>(
     );
     let next_slot = AtomicU64::new(first_slot);
     let threads = cfg.threads.max(1);
-    let pool = rayon::ThreadPoolBuilder::new()
-        .num_threads(threads)
-        .thread_name(|i| format!("tiao-datagen-{i}"))
-        .build()
-        .map_err(|e| format!("cannot start {threads} threads: {e}"))?;
     let worker_error: Mutex<Option<String>> = Mutex::new(None);
-    pool.scope(|s| {
-        for _ in 0..threads {
-            s.spawn(|_| {
-                let mut searcher = match Searcher::new(1, cfg.hash_mib) {
-                    Ok(x) => x,
-                    Err(e) => {
-                        if let Ok(mut w) = worker_error.lock() {
-                            w.get_or_insert(e.to_string());
-                        }
-                        return;
-                    }
-                };
-                loop {
-                    let slot = next_slot.fetch_add(1, Ordering::Relaxed);
-                    if slot >= end {
-                        return;
-                    }
-                    let g = slot * u64::from(cfg.shards) + u64::from(cfg.shard);
-                    let mut rng = Rng::new(game_seed(cfg.seed, g));
-                    let opening = match &ballot {
-                        Some(b) => b[(g % b.len() as u64) as usize].clone(),
-                        None => {
-                            random_opening::<R>(&mut rng, cfg.opening_plies.0, cfg.opening_plies.1)
-                        }
-                    };
-                    let records = play_game(cfg, &mut searcher, eval, opening, &mut rng);
-                    let Ok(mut c) = collector.lock() else { return };
-                    c.add(slot, records);
-                    let failed = c.error.is_some();
-                    bar.set_message(format!("{} positions", resumed_positions + c.positions));
-                    drop(c);
-                    bar.inc(1);
-                    if failed {
-                        return;
-                    }
+    let work = || {
+        let mut searcher = match Searcher::new(1, cfg.hash_mib) {
+            Ok(x) => x,
+            Err(e) => {
+                if let Ok(mut w) = worker_error.lock() {
+                    w.get_or_insert(e.to_string());
                 }
-            });
+                return;
+            }
+        };
+        loop {
+            let slot = next_slot.fetch_add(1, Ordering::Relaxed);
+            if slot >= end {
+                return;
+            }
+            let g = slot * u64::from(cfg.shards) + u64::from(cfg.shard);
+            let mut rng = Rng::new(game_seed(cfg.seed, g));
+            let opening = match &ballot {
+                Some(b) => b[(g % b.len() as u64) as usize].clone(),
+                None => random_opening::<R>(&mut rng, cfg.opening_plies.0, cfg.opening_plies.1),
+            };
+            let records = play_game(cfg, &mut searcher, eval, opening, &mut rng);
+            let Ok(mut c) = collector.lock() else { return };
+            c.add(slot, records);
+            let failed = c.error.is_some();
+            bar.set_message(format!("{} positions", resumed_positions + c.positions));
+            drop(c);
+            bar.inc(1);
+            if failed {
+                return;
+            }
+        }
+    };
+    // Plain threads, not a rayon pool: each searcher runs on a pool of its
+    // own, and a rayon worker that waits for another pool steals from its
+    // own meanwhile. One worker could then take the other's whole loop and
+    // run it nested inside a search, one game at a time, while the slot it
+    // left unfinished held back every chunk (seen: a run's games piling up
+    // in memory, one core busy, nothing written for twenty minutes).
+    std::thread::scope(|s| {
+        for i in 0..threads {
+            let spawned = std::thread::Builder::new()
+                .name(format!("tiao-datagen-{i}"))
+                .spawn_scoped(s, work);
+            if let Err(e) = spawned
+                && let Ok(mut w) = worker_error.lock()
+            {
+                w.get_or_insert(format!("cannot start {threads} threads: {e}"));
+            }
         }
     });
     bar.finish_and_clear();

@@ -157,52 +157,58 @@ fn play_duel<R: Rules, A: Evaluate<Position<R>> + Sync, B: Evaluate<Position<R>>
             .progress_chars("=> "),
     );
     let threads = cfg.threads.max(1);
-    let pool = rayon::ThreadPoolBuilder::new()
-        .num_threads(threads)
-        .thread_name(|i| format!("tiao-duel-{i}"))
-        .build()
-        .map_err(|e| format!("cannot start {threads} threads: {e}"))?;
-    pool.scope(|s| {
-        for _ in 0..threads {
-            s.spawn(|_| {
-                let searchers = Searcher::new(1, cfg.hash_mib)
-                    .and_then(|x| Ok((x, Searcher::new(1, cfg.hash_mib)?)));
-                let (mut sa, mut sb) = match searchers {
-                    Ok(x) => x,
-                    Err(e) => {
-                        if let Ok(mut w) = error.lock() {
-                            w.get_or_insert(e.to_string());
-                        }
-                        return;
-                    }
-                };
-                loop {
-                    let k = next.fetch_add(1, Ordering::Relaxed);
-                    if k >= pairs || stop.load(Ordering::Relaxed) {
-                        return;
-                    }
-                    let opening = &openings[k % openings.len()];
-                    let first = play_game(cfg, opening, true, (&mut sa, a), (&mut sb, b));
-                    bar.inc(1);
-                    let second = play_game(cfg, opening, false, (&mut sa, a), (&mut sb, b));
-                    bar.inc(1);
-                    let Ok(mut t) = tally.lock() else { return };
-                    add_pair(&mut t, first, second);
-                    let (elo, ci) = elo_interval(&t);
-                    let mut msg = format!(
-                        "+{} ={} -{}  Elo {elo:+.1} ± {ci:.1}",
-                        t.wins, t.draws, t.losses
-                    );
-                    if let Some(sprt) = &cfg.sprt {
-                        let llr = sprt.llr(&t.pairs);
-                        msg.push_str(&format!("  LLR {llr:.2}"));
-                        if sprt.decide(llr, t.pair_count()) != Decision::Continue {
-                            stop.store(true, Ordering::Relaxed);
-                        }
-                    }
-                    bar.set_message(msg);
+    let work = || {
+        let searchers =
+            Searcher::new(1, cfg.hash_mib).and_then(|x| Ok((x, Searcher::new(1, cfg.hash_mib)?)));
+        let (mut sa, mut sb) = match searchers {
+            Ok(x) => x,
+            Err(e) => {
+                if let Ok(mut w) = error.lock() {
+                    w.get_or_insert(e.to_string());
                 }
-            });
+                return;
+            }
+        };
+        loop {
+            let k = next.fetch_add(1, Ordering::Relaxed);
+            if k >= pairs || stop.load(Ordering::Relaxed) {
+                return;
+            }
+            let opening = &openings[k % openings.len()];
+            let first = play_game(cfg, opening, true, (&mut sa, a), (&mut sb, b));
+            bar.inc(1);
+            let second = play_game(cfg, opening, false, (&mut sa, a), (&mut sb, b));
+            bar.inc(1);
+            let Ok(mut t) = tally.lock() else { return };
+            add_pair(&mut t, first, second);
+            let (elo, ci) = elo_interval(&t);
+            let mut msg = format!(
+                "+{} ={} -{}  Elo {elo:+.1} ± {ci:.1}",
+                t.wins, t.draws, t.losses
+            );
+            if let Some(sprt) = &cfg.sprt {
+                let llr = sprt.llr(&t.pairs);
+                msg.push_str(&format!("  LLR {llr:.2}"));
+                if sprt.decide(llr, t.pair_count()) != Decision::Continue {
+                    stop.store(true, Ordering::Relaxed);
+                }
+            }
+            bar.set_message(msg);
+        }
+    };
+    // Plain threads, as in `datagen`: a rayon worker waiting for its
+    // searcher's pool would steal the other workers' loops and run them
+    // nested, one game at a time.
+    std::thread::scope(|s| {
+        for i in 0..threads {
+            let spawned = std::thread::Builder::new()
+                .name(format!("tiao-duel-{i}"))
+                .spawn_scoped(s, work);
+            if let Err(e) = spawned
+                && let Ok(mut w) = error.lock()
+            {
+                w.get_or_insert(format!("cannot start {threads} threads: {e}"));
+            }
         }
     });
     bar.finish_and_clear();
