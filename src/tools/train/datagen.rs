@@ -18,6 +18,7 @@ use super::adjudicate::WinStreak;
 use super::data::{self, ChunkHeader, DECISIVE, Record, THREATENED};
 use super::openings::{load_ballot, random_opening, random_plies};
 use super::rng::{Rng, game_seed};
+use super::workers::on_threads;
 use crate::board::{Colour, Outcome, Position, Rules, Variant};
 use crate::eval::Evaluator;
 use crate::eval::pattern::PatternEval;
@@ -331,24 +332,11 @@ fn generate<R: Rules, E: Evaluate<Position<R>> + Sync>(
             }
         }
     };
-    // Plain threads, not a rayon pool: each searcher runs on a pool of its
-    // own, and a rayon worker that waits for another pool steals from its
-    // own meanwhile. One worker could then take the other's whole loop and
-    // run it nested inside a search, one game at a time, while the slot it
-    // left unfinished held back every chunk (seen: a run's games piling up
-    // in memory, one core busy, nothing written for twenty minutes).
-    std::thread::scope(|s| {
-        for i in 0..threads {
-            let spawned = std::thread::Builder::new()
-                .name(format!("tiao-datagen-{i}"))
-                .spawn_scoped(s, work);
-            if let Err(e) = spawned
-                && let Ok(mut w) = worker_error.lock()
-            {
-                w.get_or_insert(format!("cannot start {threads} threads: {e}"));
-            }
-        }
-    });
+    if let Err(e) = on_threads(threads, "tiao-datagen", work)
+        && let Ok(mut w) = worker_error.lock()
+    {
+        w.get_or_insert(e);
+    }
     bar.finish_and_clear();
     if let Some(e) = worker_error.into_inner().ok().flatten() {
         return Err(e);

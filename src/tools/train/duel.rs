@@ -11,6 +11,7 @@
 
 use super::adjudicate::WinStreak;
 use super::openings::load_ballot;
+use super::workers::on_threads;
 use crate::board::{Colour, Outcome, Position, Rules, Variant};
 use crate::eval::Evaluator;
 use crate::eval::pattern::PatternEval;
@@ -196,21 +197,11 @@ fn play_duel<R: Rules, A: Evaluate<Position<R>> + Sync, B: Evaluate<Position<R>>
             bar.set_message(msg);
         }
     };
-    // Plain threads, as in `datagen`: a rayon worker waiting for its
-    // searcher's pool would steal the other workers' loops and run them
-    // nested, one game at a time.
-    std::thread::scope(|s| {
-        for i in 0..threads {
-            let spawned = std::thread::Builder::new()
-                .name(format!("tiao-duel-{i}"))
-                .spawn_scoped(s, work);
-            if let Err(e) = spawned
-                && let Ok(mut w) = error.lock()
-            {
-                w.get_or_insert(format!("cannot start {threads} threads: {e}"));
-            }
-        }
-    });
+    if let Err(e) = on_threads(threads, "tiao-duel", work)
+        && let Ok(mut w) = error.lock()
+    {
+        w.get_or_insert(e);
+    }
     bar.finish_and_clear();
     if let Some(e) = error.into_inner().ok().flatten() {
         return Err(e);
