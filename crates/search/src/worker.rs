@@ -107,8 +107,9 @@ fn pick_next<M>(moves: &mut [M], scores: &mut ScoreList, i: usize) {
     if i >= scores.len() {
         return;
     }
-    // One maximum over (score, reversed index) keys: a select per move
-    // instead of a branch that the scores' order makes hard to predict.
+    // One maximum over (score, reversed index) keys, so the loop needs no
+    // branch on the scores' order, which is hard to predict (the range is
+    // never empty: i < len).
     let key = |j: usize| (i64::from(scores[j]) << 32) | i64::from(u32::MAX - j as u32);
     let top = (i..scores.len()).map(key).max().unwrap_or(i64::MIN);
     let best = (u32::MAX - top as u32) as usize;
