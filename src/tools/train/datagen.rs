@@ -298,21 +298,12 @@ fn generate<R: Rules, E: Evaluate<Position<R>> + Sync>(
     );
     let next_slot = AtomicU64::new(first_slot);
     let threads = cfg.threads.max(1);
-    let worker_error: Mutex<Option<String>> = Mutex::new(None);
     let work = || {
-        let mut searcher = match Searcher::new(1, cfg.hash_mib) {
-            Ok(x) => x,
-            Err(e) => {
-                if let Ok(mut w) = worker_error.lock() {
-                    w.get_or_insert(e.to_string());
-                }
-                return;
-            }
-        };
+        let mut searcher = Searcher::new(1, cfg.hash_mib).map_err(|e| e.to_string())?;
         loop {
             let slot = next_slot.fetch_add(1, Ordering::Relaxed);
             if slot >= end {
-                return;
+                return Ok(());
             }
             let g = slot * u64::from(cfg.shards) + u64::from(cfg.shard);
             let mut rng = Rng::new(game_seed(cfg.seed, g));
@@ -321,26 +312,22 @@ fn generate<R: Rules, E: Evaluate<Position<R>> + Sync>(
                 None => random_opening::<R>(&mut rng, cfg.opening_plies.0, cfg.opening_plies.1),
             };
             let records = play_game(cfg, &mut searcher, eval, opening, &mut rng);
-            let Ok(mut c) = collector.lock() else { return };
+            let Ok(mut c) = collector.lock() else {
+                return Ok(());
+            };
             c.add(slot, records);
             let failed = c.error.is_some();
             bar.set_message(format!("{} positions", resumed_positions + c.positions));
             drop(c);
             bar.inc(1);
             if failed {
-                return;
+                return Ok(());
             }
         }
     };
-    if let Err(e) = on_threads(threads, "tiao-datagen", work)
-        && let Ok(mut w) = worker_error.lock()
-    {
-        w.get_or_insert(e);
-    }
+    let ran = on_threads(threads, "tiao-datagen", work);
     bar.finish_and_clear();
-    if let Some(e) = worker_error.into_inner().ok().flatten() {
-        return Err(e);
-    }
+    ran?;
     let c = collector
         .into_inner()
         .map_err(|_| "a data generation thread panicked".to_string())?;

@@ -146,7 +146,6 @@ fn play_duel<R: Rules, A: Evaluate<Position<R>> + Sync, B: Evaluate<Position<R>>
     let next = AtomicUsize::new(0);
     let stop = AtomicBool::new(false);
     let tally = Mutex::new(Tally::default());
-    let error: Mutex<Option<String>> = Mutex::new(None);
     let bar = if cfg.quiet {
         ProgressBar::hidden()
     } else {
@@ -161,26 +160,20 @@ fn play_duel<R: Rules, A: Evaluate<Position<R>> + Sync, B: Evaluate<Position<R>>
     let work = || {
         let searchers =
             Searcher::new(1, cfg.hash_mib).and_then(|x| Ok((x, Searcher::new(1, cfg.hash_mib)?)));
-        let (mut sa, mut sb) = match searchers {
-            Ok(x) => x,
-            Err(e) => {
-                if let Ok(mut w) = error.lock() {
-                    w.get_or_insert(e.to_string());
-                }
-                return;
-            }
-        };
+        let (mut sa, mut sb) = searchers.map_err(|e| e.to_string())?;
         loop {
             let k = next.fetch_add(1, Ordering::Relaxed);
             if k >= pairs || stop.load(Ordering::Relaxed) {
-                return;
+                return Ok(());
             }
             let opening = &openings[k % openings.len()];
             let first = play_game(cfg, opening, true, (&mut sa, a), (&mut sb, b));
             bar.inc(1);
             let second = play_game(cfg, opening, false, (&mut sa, a), (&mut sb, b));
             bar.inc(1);
-            let Ok(mut t) = tally.lock() else { return };
+            let Ok(mut t) = tally.lock() else {
+                return Ok(());
+            };
             add_pair(&mut t, first, second);
             let (elo, ci) = elo_interval(&t);
             let mut msg = format!(
@@ -197,15 +190,9 @@ fn play_duel<R: Rules, A: Evaluate<Position<R>> + Sync, B: Evaluate<Position<R>>
             bar.set_message(msg);
         }
     };
-    if let Err(e) = on_threads(threads, "tiao-duel", work)
-        && let Ok(mut w) = error.lock()
-    {
-        w.get_or_insert(e);
-    }
+    let ran = on_threads(threads, "tiao-duel", work);
     bar.finish_and_clear();
-    if let Some(e) = error.into_inner().ok().flatten() {
-        return Err(e);
-    }
+    ran?;
     let t = tally
         .into_inner()
         .map_err(|_| "a duel thread panicked".to_string())?;

@@ -8,28 +8,39 @@
 //! `datagen` run: eighteen minutes, one core busy, nothing written).
 //! Scoped threads cannot steal, so each loop keeps its thread.
 
+use std::sync::Mutex;
+
 /// Run `work` once on each of `threads` threads named `{name}-{i}`, and
-/// wait for all of them. A thread that cannot be started is an error; the
-/// ones that started still finish their work first.
-pub fn on_threads(threads: usize, name: &str, work: impl Fn() + Sync) -> Result<(), String> {
-    let mut failed = None;
+/// wait for all of them. The first error, of a thread that could not be
+/// started or of a `work` that returned one, is the result; the threads
+/// that started still finish their work first.
+pub fn on_threads(
+    threads: usize,
+    name: &str,
+    work: impl Fn() -> Result<(), String> + Sync,
+) -> Result<(), String> {
+    let first_error: Mutex<Option<String>> = Mutex::new(None);
+    let record = |e: String| {
+        if let Ok(mut f) = first_error.lock() {
+            f.get_or_insert(e);
+        }
+    };
     std::thread::scope(|s| {
         for i in 0..threads {
             let spawned = std::thread::Builder::new()
                 .name(format!("{name}-{i}"))
-                .spawn_scoped(s, &work);
+                .spawn_scoped(s, || work().unwrap_or_else(record));
             if let Err(e) = spawned {
-                failed.get_or_insert(format!("cannot start {threads} threads: {e}"));
+                record(format!("cannot start {threads} threads: {e}"));
             }
         }
     });
-    failed.map_or(Ok(()), Err)
+    first_error.into_inner().ok().flatten().map_or(Ok(()), Err)
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
-    use std::sync::Mutex;
     use std::sync::atomic::{AtomicUsize, Ordering};
     use std::time::{Duration, Instant};
 
@@ -48,6 +59,7 @@ mod tests {
             let name = std::thread::current().name().unwrap_or("").to_string();
             let all = started.load(Ordering::SeqCst);
             seen.lock().unwrap().push((name, all));
+            Ok(())
         })
         .unwrap();
         let mut seen = seen.into_inner().unwrap();
