@@ -3,7 +3,7 @@
 
 use super::data;
 use super::datagen::{self, DatagenConfig, Player};
-use super::duel::{self, Contender, DuelConfig};
+use super::duel::{self, DuelConfig};
 use super::model::Model;
 use super::plot::loss_svg;
 use super::trainer::{self, TrainConfig};
@@ -11,6 +11,7 @@ use crate::board::Variant;
 use crate::eval::pattern::{KING_SQUARES, PatternEval};
 use crate::eval::pattern_dense;
 use crate::eval::pattern_file::{PatternWeights, Phase};
+use crate::eval::pattern_select::EvalChoice;
 use crate::outln;
 use crate::tools::match_runner::sprt::Sprt;
 use clap::{Args, Subcommand};
@@ -474,16 +475,16 @@ fn train(a: &TrainArgs) -> Result<(), String> {
     Ok(())
 }
 
-fn contender(spec: &str, variant: Variant) -> Result<Contender, String> {
+fn contender(spec: &str, variant: Variant) -> Result<EvalChoice, String> {
     Ok(match spec {
-        "v1" => Contender::V1(crate::eval::Evaluator::default()),
-        "builtin" => Contender::Pattern(PatternEval::builtin()),
+        "v1" => EvalChoice::V1(crate::eval::Evaluator::default()),
+        "builtin" => EvalChoice::Pattern(PatternEval::builtin()),
         // A pattern weights file by its magic, otherwise v1 text weights
         // (to compare v1 weight sets, e.g. when tuning the king value).
-        path if !is_pattern_file(Path::new(path)) => Contender::V1(crate::eval::Evaluator::new(
+        path if !is_pattern_file(Path::new(path)) => EvalChoice::V1(crate::eval::Evaluator::new(
             crate::eval::weights::Weights::load(Path::new(path))?,
         )),
-        path => Contender::Pattern(
+        path => EvalChoice::Pattern(
             PatternEval::builtin().with(PatternWeights::load(Path::new(path), Some(variant))?),
         ),
     })
@@ -590,10 +591,13 @@ mod tests {
         std::fs::write(&garbage, b"TIAOPATW but truncated").expect("write");
         let text = |p: &Path| p.display().to_string();
         let v = Variant::International;
-        assert!(matches!(contender("v1", v), Ok(Contender::V1(_))));
-        assert!(matches!(contender("builtin", v), Ok(Contender::Pattern(_))));
+        assert!(matches!(contender("v1", v), Ok(EvalChoice::V1(_))));
+        assert!(matches!(
+            contender("builtin", v),
+            Ok(EvalChoice::Pattern(_))
+        ));
         let read = contender(&text(&v1), v);
-        assert!(matches!(read, Ok(Contender::V1(_))), "{:?}", read.err());
+        assert!(matches!(read, Ok(EvalChoice::V1(_))), "{:?}", read.err());
         assert!(
             contender(&text(&garbage), v).is_err(),
             "a damaged pattern file"

@@ -23,6 +23,7 @@ use crate::board::{Colour, Outcome, Position, Rules, Variant};
 use crate::eval::Evaluator;
 use crate::eval::pattern::PatternEval;
 use crate::eval::pattern_file::fnv1a64;
+use crate::eval::pattern_select::{EvalChoice, EvalOf};
 use crate::game::{Evaluate, Game as _};
 use crate::record::GameHistory;
 use crate::search::score::{WIN_BOUND, is_decisive};
@@ -144,10 +145,19 @@ pub fn run(cfg: &DatagenConfig) -> Result<DatagenSummary, String> {
     tiao_draughts::with_rules!(cfg.variant, R => with_player::<R>(cfg))
 }
 
+/// The games are played with the evaluator a session of `R` searches
+/// with ([`EvalChoice::of_rules`]): the pattern weights of `R` carrying
+/// their region indices from node to node, not looked up and rebuilt at
+/// every node (the same values, so the same games, in about two thirds of
+/// the time).
 fn with_player<R: Rules>(cfg: &DatagenConfig) -> Result<DatagenSummary, String> {
-    match &cfg.player {
-        Player::V1 => generate::<R, _>(cfg, &Evaluator::default()),
-        Player::Pattern(e, _) => generate::<R, _>(cfg, e),
+    let choice = match &cfg.player {
+        Player::V1 => EvalChoice::V1(Evaluator::default()),
+        Player::Pattern(e, _) => EvalChoice::Pattern(e.clone()),
+    };
+    match choice.of_rules::<R>() {
+        EvalOf::V1(e) => generate::<R, _>(cfg, &*e),
+        EvalOf::Pattern(e) => generate::<R, _>(cfg, &e),
     }
 }
 

@@ -13,8 +13,7 @@ use super::adjudicate::WinStreak;
 use super::openings::load_ballot;
 use super::workers::on_threads;
 use crate::board::{Colour, Outcome, Position, Rules, Variant};
-use crate::eval::Evaluator;
-use crate::eval::pattern::PatternEval;
+use crate::eval::pattern_select::{EvalChoice, EvalOf};
 use crate::game::Evaluate;
 use crate::movegen::{MoveList, generate};
 use crate::record::GameHistory;
@@ -29,20 +28,14 @@ use std::sync::Mutex;
 use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 use std::time::Duration;
 
-/// One side of a duel.
-#[derive(Clone, Debug)]
-pub enum Contender {
-    /// Evaluation v1 with the given weights (built-in or a v1 text file).
-    V1(Evaluator),
-    Pattern(PatternEval),
-}
-
 /// Settings of a duel.
 #[derive(Clone, Debug)]
 pub struct DuelConfig {
     pub variant: Variant,
-    pub a: Contender,
-    pub b: Contender,
+    /// The two sides: evaluation v1 with the given weights (built-in or a
+    /// v1 text file), or pattern weights.
+    pub a: EvalChoice,
+    pub b: EvalChoice,
     /// Nodes per move (when set) ...
     pub nodes: Option<u64>,
     /// ... or time per move.
@@ -113,10 +106,12 @@ pub fn run(cfg: &DuelConfig) -> Result<DuelResult, String> {
     tiao_draughts::with_rules!(cfg.variant, R => with_a::<R>(cfg))
 }
 
+/// Each side searches with the evaluator a session of `R` would
+/// ([`EvalChoice::of_rules`]), so a duel by time sees the engine's speed.
 fn with_a<R: Rules>(cfg: &DuelConfig) -> Result<DuelResult, String> {
-    match &cfg.a {
-        Contender::V1(e) => with_b::<R, _>(cfg, e),
-        Contender::Pattern(e) => with_b::<R, _>(cfg, e),
+    match cfg.a.of_rules::<R>() {
+        EvalOf::V1(e) => with_b::<R, _>(cfg, &*e),
+        EvalOf::Pattern(e) => with_b::<R, _>(cfg, &e),
     }
 }
 
@@ -124,9 +119,9 @@ fn with_b<R: Rules, A: Evaluate<Position<R>> + Sync>(
     cfg: &DuelConfig,
     a: &A,
 ) -> Result<DuelResult, String> {
-    match &cfg.b {
-        Contender::V1(e) => play_duel::<R, A, _>(cfg, a, e),
-        Contender::Pattern(e) => play_duel::<R, A, _>(cfg, a, e),
+    match cfg.b.of_rules::<R>() {
+        EvalOf::V1(e) => play_duel::<R, A, _>(cfg, a, &*e),
+        EvalOf::Pattern(e) => play_duel::<R, A, _>(cfg, a, &e),
     }
 }
 
