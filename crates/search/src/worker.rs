@@ -462,6 +462,8 @@ impl<'a, G: Game, E: Evaluate<G>> Worker<'a, G, E> {
     /// Ordering keys of the moves: the table move, then tactical moves,
     /// killers and history. The moves are then picked best-first
     /// (`pick_next`), so a cutoff early in the list saves the sorting of the rest.
+    /// Returns where the table move is, if it is in the list: it is the
+    /// first pick, found without a pass over the keys.
     fn score_moves(
         &self,
         pos: &G,
@@ -469,12 +471,17 @@ impl<'a, G: Game, E: Evaluate<G>> Worker<'a, G, E> {
         tt_move: u32,
         ply: usize,
         scores: &mut ScoreList,
-    ) {
+    ) -> Option<usize> {
         let killers = self.killers[ply];
         scores.clear();
+        let mut tt_index = None;
         for mv in moves {
             let key = G::move_key(mv);
             let score = if key == tt_move && tt_move != 0 {
+                // The only key this high: the first such move is the pick.
+                if tt_index.is_none() {
+                    tt_index = Some(scores.len());
+                }
                 i32::MAX
             } else if pos.is_tactical(mv) {
                 1 << 28
@@ -490,6 +497,7 @@ impl<'a, G: Game, E: Evaluate<G>> Worker<'a, G, E> {
                 break;
             }
         }
+        tt_index
     }
 
     #[allow(clippy::too_many_arguments)]
@@ -598,7 +606,7 @@ impl<'a, G: Game, E: Evaluate<G>> Worker<'a, G, E> {
         }
 
         let mut scores = ScoreList::new();
-        self.score_moves(pos, list.as_slice(), tt_move, ply, &mut scores);
+        let tt_index = self.score_moves(pos, list.as_slice(), tt_move, ply, &mut scores);
         self.path.push(key);
         let alpha_orig = alpha;
         let mut best = -INFINITE;
@@ -615,7 +623,15 @@ impl<'a, G: Game, E: Evaluate<G>> Worker<'a, G, E> {
             let (i, mv, child) = if next < n {
                 let i = next;
                 next += 1;
-                pick_next(list.as_mut_slice(), &mut scores, i);
+                match tt_index {
+                    // The table move holds the highest key, first of equals:
+                    // it is what `pick_next` would bring to the front.
+                    Some(t) if i == 0 => {
+                        list.as_mut_slice().swap(0, t);
+                        scores.swap(0, t);
+                    }
+                    _ => pick_next(list.as_mut_slice(), &mut scores, i),
+                }
                 let mv = list.as_slice()[i];
                 let child = pos.play(&mv);
                 if depth >= 2 {
