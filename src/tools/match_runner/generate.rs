@@ -4,8 +4,8 @@
 //! search, and those within ±margin are written (format in
 //! `docs/openings.md`).
 //!
-//! Scoring runs on a rayon pool, one engine per pool thread (`broadcast`),
-//! each thread taking the next unscored opening. The table is cleared before
+//! Scoring runs one engine per thread (`tools::workers`), each thread
+//! taking the next unscored opening. The table is cleared before
 //! every search, so each score depends only on its position and the file is
 //! the same whatever the threads and their timing: regenerating it with the
 //! same Tiao gives no diff.
@@ -19,6 +19,7 @@ use crate::engine::{
 use crate::notation::MoveFormat;
 use crate::search::score::format_men;
 use crate::search::{Limits, Params};
+use crate::tools::workers::on_threads;
 use std::collections::HashSet;
 use std::fmt::Write as _;
 use std::sync::Mutex;
@@ -91,41 +92,26 @@ pub fn score_all(
     hash_mib: usize,
     progress: &Mutex<Progress>,
 ) -> Result<Vec<i32>, String> {
-    let pool = rayon::ThreadPoolBuilder::new()
-        .num_threads(threads.max(1))
-        .thread_name(|i| format!("openings-{i}"))
-        .build()
-        .map_err(|e| format!("cannot start {threads} threads: {e}"))?;
     let next = AtomicUsize::new(0);
     let scores: Mutex<Vec<Option<i32>>> = Mutex::new(vec![None; candidates.len()]);
-    let errors: Mutex<Vec<String>> = Mutex::new(Vec::new());
-    pool.broadcast(|_| {
+    on_threads(threads.max(1), "openings", || {
         let options = Options {
             variant,
             threads: 1,
             hash_mib,
             ..Options::default()
         };
-        let mut engine = match Engine::new(options) {
-            Ok(e) => e,
-            Err(e) => {
-                if let Ok(mut errs) = errors.lock() {
-                    errs.push(e.to_string());
-                }
-                return;
-            }
-        };
+        let mut engine = Engine::new(options).map_err(|e| e.to_string())?;
         loop {
             let i = next.fetch_add(1, Ordering::Relaxed);
-            let Some(c) = candidates.get(i) else { break };
+            let Some(c) = candidates.get(i) else {
+                return Ok(());
+            };
             let moves: Vec<&str> = c.moves.iter().map(String::as_str).collect();
             if let Err(PositionError::Move { index, error, .. }) =
                 engine.set_position(PositionText::Start, &moves, MoveReading::Any)
             {
-                if let Ok(mut errs) = errors.lock() {
-                    errs.push(format!("opening {}: move {}: {error}", i + 1, index + 1));
-                }
-                continue;
+                return Err(format!("opening {}: move {}: {error}", i + 1, index + 1));
             }
             engine.new_game();
             let white_to_move = engine.side_to_move() == crate::board::Colour::White;
@@ -141,11 +127,7 @@ pub fn score_all(
                 p.advance("");
             }
         }
-    });
-    let errors = errors.into_inner().unwrap_or_default();
-    if let Some(e) = errors.first() {
-        return Err(e.clone());
-    }
+    })?;
     scores
         .into_inner()
         .map_err(|_| "a scoring thread failed".to_string())?

@@ -1,7 +1,8 @@
 //! `tiao duel`: a quick in-process match between two evaluations (pattern
 //! weights files, or evaluation v1), each driving its own single-threaded
 //! search at a fixed node budget or a fixed time per move. Every opening is
-//! played twice with colours swapped; games run in parallel on a rayon pool.
+//! played twice with colours swapped; games run in parallel, a loop per
+//! thread (`tools::workers`).
 //! It reports Elo with a 95% interval and, if asked, runs an SPRT (the
 //! statistics of `tiao match`: `tools::match_runner::{stats, sprt}`).
 //!
@@ -11,7 +12,6 @@
 
 use super::adjudicate::WinStreak;
 use super::openings::load_ballot;
-use super::workers::on_threads;
 use crate::board::{Colour, Outcome, Position, Rules, Variant};
 use crate::eval::pattern_select::{EvalChoice, EvalOf};
 use crate::game::Evaluate;
@@ -21,6 +21,7 @@ use crate::search::score::WIN_BOUND;
 use crate::search::{Limits, Mode, Params, Root, Searcher};
 use crate::tools::match_runner::sprt::{Decision, Sprt};
 use crate::tools::match_runner::stats::{Tally, estimate};
+use crate::tools::workers::on_threads;
 use indicatif::{ProgressBar, ProgressStyle};
 use std::collections::HashSet;
 use std::path::PathBuf;

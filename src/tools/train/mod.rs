@@ -11,8 +11,10 @@
 //! - `trainer` — `tiao train`: K fit, Adam, validation, early stopping;
 //! - `plot` — the loss curve as SVG;
 //! - `duel` — `tiao duel`: quick in-process matches between evaluations;
-//! - `workers` — the game loops' threads (plain threads, not rayon's);
 //! - `cli` — the command-line arguments and the runs they start.
+//!
+//! The game loops of `datagen` and `duel` run on `tools::workers`' plain
+//! threads.
 //!
 //! See `docs/training.md` for the workflow and `docs/strength.md` for the
 //! measured results.
@@ -27,6 +29,5 @@ pub mod openings;
 pub mod plot;
 pub mod rng;
 pub mod trainer;
-pub mod workers;
 
 pub use cli::{DatagenArgs, DuelArgs, TrainArgs, run_datagen, run_duel, run_train};

@@ -1,5 +1,5 @@
-//! Game loops on plain threads, for the tools that play many games at once
-//! (`datagen`, `duel`).
+//! Search loops on plain threads, for the tools that run many searches at
+//! once (`datagen` and `duel` play games, `openings` scores ballots).
 //!
 //! Not a rayon pool: each loop's searcher runs its search on a pool of its
 //! own, and a rayon worker that waits for another pool steals jobs of its
