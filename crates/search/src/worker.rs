@@ -477,11 +477,8 @@ impl<'a, G: Game, E: Evaluate<G>> Worker<'a, G, E> {
         let mut tt_index = None;
         for mv in moves {
             let key = G::move_key(mv);
-            let score = if key == tt_move && tt_move != 0 {
-                // The only key this high: the first such move is the pick.
-                if tt_index.is_none() {
-                    tt_index = Some(scores.len());
-                }
+            let is_tt_move = key == tt_move && tt_move != 0;
+            let score = if is_tt_move {
                 i32::MAX
             } else if pos.is_tactical(mv) {
                 1 << 28
@@ -495,6 +492,11 @@ impl<'a, G: Game, E: Evaluate<G>> Worker<'a, G, E> {
             // Lists longer than the score list are searched unordered at the end.
             if scores.try_push(score).is_err() {
                 break;
+            }
+            // No other kind of move scores this high, so the first move
+            // with the table move's key (keys may collide) is the first pick.
+            if is_tt_move && tt_index.is_none() {
+                tt_index = Some(scores.len() - 1);
             }
         }
         tt_index

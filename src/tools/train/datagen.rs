@@ -148,7 +148,7 @@ pub fn run(cfg: &DatagenConfig) -> Result<DatagenSummary, String> {
 /// The games are played with the evaluator a session of `R` searches
 /// with ([`EvalChoice::of_rules`]): the pattern weights of `R` carrying
 /// their region indices from node to node, not looked up and rebuilt at
-/// every node (the same values, so the same games, in about two thirds of
+/// every node (the same values, so the same games, in about four fifths of
 /// the time).
 fn with_player<R: Rules>(cfg: &DatagenConfig) -> Result<DatagenSummary, String> {
     let choice = match &cfg.player {
