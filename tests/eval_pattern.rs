@@ -9,9 +9,9 @@ mod playout_support;
 use playout_support::random_positions;
 use tiao::board::{Brazilian, Colour, International, Position, Rules, Russian, Variant};
 use tiao::eval::Evaluator;
-use tiao::eval::pattern::PatternEval;
+use tiao::eval::pattern::{Blocks, BlocksAndTall, Carried, PatternEval, PatternOf};
 use tiao::eval::pattern_file::{PatternFileError, PatternWeights, Phase};
-use tiao::eval::pattern_select::EvalChoice;
+use tiao::eval::pattern_select::{EvalChoice, EvalOf};
 use tiao::game::Evaluate;
 use tiao::movegen::{MoveList, generate};
 use tiao::record::GameHistory;
@@ -431,11 +431,11 @@ fn a_weights_file_changes_only_the_evaluation_of_its_rule_set() {
     let _ = std::fs::remove_file(&path);
 }
 
-/// The region indices the search carries from move to move (blocks and
-/// tall windows) evaluate every position of random games exactly as
-/// indices read from the board (test builds also assert the indices equal).
-fn carried_state_agrees<R: Rules>(seed: u64) {
-    use tiao::eval::pattern::PatternOf;
+/// The window indices the search carries from move to move (the blocks',
+/// with tall windows read from the board, or the blocks' and the tall
+/// windows') evaluate every position of random games exactly as indices
+/// read from the board (test builds also assert the indices equal).
+fn carried_state_agrees<R: Rules, C: Carried>(seed: u64) {
     let w = std::sync::Arc::new(random_weights_with(
         R::VARIANT,
         seed,
@@ -443,7 +443,7 @@ fn carried_state_agrees<R: Rules>(seed: u64) {
         true,
     ));
     assert!(!w.tall.is_empty());
-    let e = PatternOf::<R>::new(w);
+    let e = PatternOf::<R, C>::new(w);
     let mut rng = Rng::new(seed);
     for _ in 0..30 {
         let mut game = GameHistory::new(Position::<R>::start());
@@ -466,6 +466,21 @@ fn carried_state_agrees<R: Rules>(seed: u64) {
 
 #[test]
 fn carried_indices_evaluate_as_indices_read_from_the_board() {
-    carried_state_agrees::<International>(41);
-    carried_state_agrees::<Russian>(42);
+    carried_state_agrees::<International, Blocks>(41);
+    carried_state_agrees::<Russian, Blocks>(42);
+    carried_state_agrees::<International, BlocksAndTall>(43);
+    carried_state_agrees::<Russian, BlocksAndTall>(44);
+}
+
+/// Weights with tall tables get the evaluator that carries the tall
+/// windows' indices too; weights without them, the one that carries the
+/// blocks' alone (a smaller state to copy at every node).
+#[test]
+fn only_weights_with_tall_windows_carry_their_indices() {
+    let pick = |tall: bool| {
+        let w = random_weights_with(Variant::International, 45, Phase::Advancement, tall);
+        EvalChoice::Pattern(PatternEval::builtin().with(w)).of_rules::<International>()
+    };
+    assert!(matches!(pick(true), EvalOf::PatternTall(_)));
+    assert!(matches!(pick(false), EvalOf::Pattern(_)));
 }

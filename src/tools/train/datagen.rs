@@ -22,7 +22,7 @@ use crate::board::{Colour, Outcome, Position, Rules, Variant};
 use crate::eval::Evaluator;
 use crate::eval::pattern::PatternEval;
 use crate::eval::pattern_file::fnv1a64;
-use crate::eval::pattern_select::{EvalChoice, EvalOf};
+use crate::eval::pattern_select::{EvalChoice, WithEvaluator};
 use crate::game::{Evaluate, Game as _};
 use crate::record::GameHistory;
 use crate::search::score::{WIN_BOUND, is_decisive};
@@ -155,9 +155,16 @@ fn with_player<R: Rules>(cfg: &DatagenConfig) -> Result<DatagenSummary, String> 
         Player::V1 => EvalChoice::V1(Evaluator::default()),
         Player::Pattern(e, _) => EvalChoice::Pattern(e.clone()),
     };
-    match choice.of_rules::<R>() {
-        EvalOf::V1(e) => generate::<R, _>(cfg, &*e),
-        EvalOf::Pattern(e) => generate::<R, _>(cfg, &e),
+    choice.with_evaluator::<R, _>(Generate(cfg))
+}
+
+/// [`generate`] with the evaluator as a concrete type.
+struct Generate<'a>(&'a DatagenConfig);
+
+impl<R: Rules> WithEvaluator<R> for Generate<'_> {
+    type Output = Result<DatagenSummary, String>;
+    fn run<E: Evaluate<Position<R>>>(self, eval: &E) -> Self::Output {
+        generate::<R, E>(self.0, eval)
     }
 }
 

@@ -13,7 +13,7 @@
 use super::adjudicate::WinStreak;
 use super::openings::load_ballot;
 use crate::board::{Colour, Outcome, Position, Rules, Variant};
-use crate::eval::pattern_select::{EvalChoice, EvalOf};
+use crate::eval::pattern_select::{EvalChoice, WithEvaluator};
 use crate::game::Evaluate;
 use crate::movegen::{MoveList, generate};
 use crate::record::GameHistory;
@@ -110,19 +110,26 @@ pub fn run(cfg: &DuelConfig) -> Result<DuelResult, String> {
 /// Each side searches with the evaluator a session of `R` would
 /// ([`EvalChoice::of_rules`]), so a duel by time sees the engine's speed.
 fn with_a<R: Rules>(cfg: &DuelConfig) -> Result<DuelResult, String> {
-    match cfg.a.of_rules::<R>() {
-        EvalOf::V1(e) => with_b::<R, _>(cfg, &*e),
-        EvalOf::Pattern(e) => with_b::<R, _>(cfg, &e),
+    cfg.a.with_evaluator::<R, _>(SideA(cfg))
+}
+
+/// The duel, given side A's evaluator as a concrete type.
+struct SideA<'a>(&'a DuelConfig);
+
+impl<R: Rules> WithEvaluator<R> for SideA<'_> {
+    type Output = Result<DuelResult, String>;
+    fn run<A: Evaluate<Position<R>>>(self, a: &A) -> Self::Output {
+        self.0.b.with_evaluator::<R, _>(SideB(self.0, a))
     }
 }
 
-fn with_b<R: Rules, A: Evaluate<Position<R>> + Sync>(
-    cfg: &DuelConfig,
-    a: &A,
-) -> Result<DuelResult, String> {
-    match cfg.b.of_rules::<R>() {
-        EvalOf::V1(e) => play_duel::<R, A, _>(cfg, a, &*e),
-        EvalOf::Pattern(e) => play_duel::<R, A, _>(cfg, a, &e),
+/// The duel, given both sides' evaluators as concrete types.
+struct SideB<'a, A>(&'a DuelConfig, &'a A);
+
+impl<R: Rules, A: Evaluate<Position<R>>> WithEvaluator<R> for SideB<'_, A> {
+    type Output = Result<DuelResult, String>;
+    fn run<B: Evaluate<Position<R>>>(self, b: &B) -> Self::Output {
+        play_duel::<R, A, B>(self.0, self.1, b)
     }
 }
 

@@ -20,7 +20,7 @@
 use super::features;
 use super::pattern_dense::{self, DENSE, NAMES};
 use super::pattern_file::{PatternWeights, Phase, SCALE};
-use super::pattern_layout::{CONFIGS, RegionIndices};
+use super::pattern_layout::{CONFIGS, RegionIndices, TallIndices};
 use super::{Evaluator, Term};
 use std::marker::PhantomData;
 use std::sync::Arc;
@@ -223,19 +223,35 @@ fn pattern_sum<R: Rules>(w: &PatternWeights, pos: &Position<R>) -> (i32, i32) {
 /// tall windows (weights of format 4 only) read from the board.
 #[inline(always)]
 fn sum_of<R: Rules>(w: &PatternWeights, indices: &RegionIndices, pos: &Position<R>) -> (i32, i32) {
+    let (mg, eg) = block_sum(w, indices);
+    if w.layout.tall.is_empty() {
+        return (mg, eg);
+    }
+    let (white, black) = men(pos);
+    let (a, b) = tall_sum(w, w.layout.tall_indices::<R::Geometry>(white, black));
+    (mg + a, eg + b)
+}
+
+/// The sum of the blocks' tables at the given indices, in table units.
+#[inline(always)]
+fn block_sum(w: &PatternWeights, indices: &RegionIndices) -> (i32, i32) {
     let (mut mg, mut eg) = (0i32, 0i32);
     for (table, &i) in w.tables.chunks_exact(CONFIGS).zip(&indices.blocks) {
         let e = table[usize::from(i)];
         mg += i32::from(e.mg);
         eg += i32::from(e.eg);
     }
-    if !w.layout.tall.is_empty() {
-        let (white, black) = men(pos);
-        for i in w.layout.tall_indices::<R::Geometry>(white, black) {
-            let e = w.tall[i as usize];
-            mg += i32::from(e.mg);
-            eg += i32::from(e.eg);
-        }
+    (mg, eg)
+}
+
+/// The sum of the tall tables' entries `entries`, in table units.
+#[inline(always)]
+fn tall_sum(w: &PatternWeights, entries: impl Iterator<Item = u32>) -> (i32, i32) {
+    let (mut mg, mut eg) = (0i32, 0i32);
+    for i in entries {
+        let e = w.tall[i as usize];
+        mg += i32::from(e.mg);
+        eg += i32::from(e.eg);
     }
     (mg, eg)
 }
@@ -339,27 +355,101 @@ pub fn drawish_divisor<R: Rules>(pos: &Position<R>, ahead: Colour) -> i32 {
     }
 }
 
-/// The pattern evaluation of rule set `R`: `R`'s weights, held by whoever
-/// evaluates `R` (a session of `R`, a search): the same values as
-/// [`PatternEval`], without its per-position lookup of the variant.
-pub struct PatternOf<R: Rules> {
-    weights: Arc<PatternWeights>,
-    rules: PhantomData<fn() -> R>,
+/// What the search carries from a position to its children for the
+/// pattern evaluation: which windows' indices ([`Blocks`] or
+/// [`BlocksAndTall`]), and how they are summed.
+pub trait Carried: Send + Sync + 'static {
+    type State: Clone + Default + PartialEq + std::fmt::Debug;
+    /// The state of `men` (white, black), read from the board.
+    fn state<G: Geometry>(w: &PatternWeights, men: (u64, u64)) -> Self::State;
+    /// Bring `state` from the men `before` to the men `after`.
+    fn update(w: &PatternWeights, state: &mut Self::State, before: (u64, u64), after: (u64, u64));
+    /// The sum of the region tables (table units, middle game and endgame).
+    fn sum<R: Rules>(w: &PatternWeights, state: &Self::State, pos: &Position<R>) -> (i32, i32);
 }
 
-impl<R: Rules> Clone for PatternOf<R> {
+/// The blocks' indices; tall windows, where the weights have them, are
+/// read from the board at each evaluation.
+pub struct Blocks;
+
+/// The blocks' and the tall windows' indices: for weights with tall
+/// tables, whose windows would otherwise be read from the board at every
+/// evaluation (a third of the node rate: `benchmarks.md`).
+pub struct BlocksAndTall;
+
+impl Carried for Blocks {
+    type State = RegionIndices;
+
+    #[inline(always)]
+    fn state<G: Geometry>(w: &PatternWeights, (white, black): (u64, u64)) -> RegionIndices {
+        w.layout.indices::<G>(white, black)
+    }
+
+    #[inline(always)]
+    fn update(
+        w: &PatternWeights,
+        state: &mut RegionIndices,
+        before: (u64, u64),
+        after: (u64, u64),
+    ) {
+        w.layout.update(state, before, after);
+    }
+
+    #[inline(always)]
+    fn sum<R: Rules>(w: &PatternWeights, state: &RegionIndices, pos: &Position<R>) -> (i32, i32) {
+        sum_of(w, state, pos)
+    }
+}
+
+impl Carried for BlocksAndTall {
+    type State = (RegionIndices, TallIndices);
+
+    #[inline(always)]
+    fn state<G: Geometry>(w: &PatternWeights, (white, black): (u64, u64)) -> Self::State {
+        (
+            w.layout.indices::<G>(white, black),
+            w.layout.tall_state::<G>(white, black),
+        )
+    }
+
+    #[inline(always)]
+    fn update(w: &PatternWeights, state: &mut Self::State, before: (u64, u64), after: (u64, u64)) {
+        w.layout.update(&mut state.0, before, after);
+        w.layout.tall_update(&mut state.1, before, after);
+    }
+
+    #[inline(always)]
+    fn sum<R: Rules>(w: &PatternWeights, state: &Self::State, _: &Position<R>) -> (i32, i32) {
+        let (mg, eg) = block_sum(w, &state.0);
+        let (a, b) = tall_sum(w, w.layout.tall_entries(&state.1));
+        (mg + a, eg + b)
+    }
+}
+
+/// The pattern evaluation of rule set `R`: `R`'s weights, held by whoever
+/// evaluates `R` (a session of `R`, a search): the same values as
+/// [`PatternEval`], without its per-position lookup of the variant. `C`
+/// says which windows the search carries from node to node
+/// ([`EvalChoice::of_rules`](super::pattern_select::EvalChoice::of_rules)
+/// picks [`BlocksAndTall`] for weights with tall tables).
+pub struct PatternOf<R: Rules, C: Carried = Blocks> {
+    weights: Arc<PatternWeights>,
+    rules: PhantomData<fn() -> (R, C)>,
+}
+
+impl<R: Rules, C: Carried> Clone for PatternOf<R, C> {
     fn clone(&self) -> Self {
         PatternOf::new(self.weights.clone())
     }
 }
 
-impl<R: Rules> std::fmt::Debug for PatternOf<R> {
+impl<R: Rules, C: Carried> std::fmt::Debug for PatternOf<R, C> {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         write!(f, "PatternOf<{}>", R::VARIANT)
     }
 }
 
-impl<R: Rules> PatternOf<R> {
+impl<R: Rules, C: Carried> PatternOf<R, C> {
     /// `weights` must be `R`'s (as [`PatternEval::weights_of`] gives them).
     pub fn new(weights: Arc<PatternWeights>) -> Self {
         debug_assert_eq!(weights.variant, R::VARIANT);
@@ -382,8 +472,8 @@ impl<R: Rules> PatternOf<R> {
 /// The search carries the region indices from a position to its children
 /// (the men that moved, were taken or promoted change a few regions), so a
 /// node reads 49 table entries instead of rebuilding 49 indices.
-impl<R: Rules> Evaluate<Position<R>> for PatternOf<R> {
-    type State = RegionIndices;
+impl<R: Rules, C: Carried> Evaluate<Position<R>> for PatternOf<R, C> {
+    type State = C::State;
 
     #[inline]
     fn evaluate(&self, pos: &Position<R>) -> i32 {
@@ -392,33 +482,26 @@ impl<R: Rules> Evaluate<Position<R>> for PatternOf<R> {
     }
 
     #[inline]
-    fn state(&self, pos: &Position<R>) -> RegionIndices {
-        indices(&self.weights, pos)
+    fn state(&self, pos: &Position<R>) -> C::State {
+        C::state::<R::Geometry>(&self.weights, men(pos))
     }
 
     #[inline]
-    fn state_after(
-        &self,
-        state: &RegionIndices,
-        parent: &Position<R>,
-        child: &Position<R>,
-    ) -> RegionIndices {
-        let mut out = *state;
-        self.weights
-            .layout
-            .update(&mut out, men(parent), men(child));
+    fn state_after(&self, state: &C::State, parent: &Position<R>, child: &Position<R>) -> C::State {
+        let mut out = state.clone();
+        C::update(&self.weights, &mut out, men(parent), men(child));
         out
     }
 
     #[inline]
-    fn evaluate_with(&self, state: &RegionIndices, pos: &Position<R>) -> i32 {
+    fn evaluate_with(&self, state: &C::State, pos: &Position<R>) -> i32 {
         // Test builds check every carried state against the board.
         debug_assert_eq!(
             *state,
-            indices(&self.weights, pos),
-            "carried region indices"
+            C::state::<R::Geometry>(&self.weights, men(pos)),
+            "carried window indices"
         );
-        let s = score_from(&self.weights, sum_of(&self.weights, state, pos), pos);
+        let s = score_from(&self.weights, C::sum(&self.weights, state, pos), pos);
         if pos.side() == Colour::White { s } else { -s }
     }
 }

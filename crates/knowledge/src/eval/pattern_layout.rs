@@ -200,11 +200,11 @@ pub const MAX_TALL: usize = (11 - TALL_ROWS as usize) * (6 / TALL_STRIDE as usiz
 /// the board again at every node, as Scan does. Unused slots (8x8 has 25
 /// regions, and every board pads to `INDEX_SLOTS`) stay 0.
 ///
-/// Tall windows are not carried: they are read from the board
-/// ([`Layout::tall_indices`]). Carrying them made this state 288 bytes
-/// instead of 112, and copying it to each child cost the search about a
-/// tenth of its time even with weights that have no tall windows
-/// (`benchmarks.md`).
+/// Tall windows are not in this state: weights that have them carry
+/// [`TallIndices`] beside it. Carrying them in one state for all weights
+/// made it 288 bytes instead of 112, and copying it to each child cost the
+/// search about a tenth of its time even with weights that have no tall
+/// windows (`benchmarks.md`).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct RegionIndices {
     pub blocks: [u16; INDEX_SLOTS],
@@ -214,6 +214,32 @@ impl Default for RegionIndices {
     fn default() -> Self {
         RegionIndices {
             blocks: [0; INDEX_SLOTS],
+        }
+    }
+}
+
+/// Slots of `TallIndices`: `MAX_TALL` rounded up to whole 128-bit vectors
+/// of u16.
+const TALL_SLOTS: usize = 48;
+const _: () = assert!(MAX_TALL <= TALL_SLOTS && TALL_SLOTS.is_multiple_of(8));
+// A tall configuration fits a u16, so the carried indices wrap as the
+// blocks' do.
+const _: () = assert!(TALL_CONFIGS <= 1 << 16);
+
+/// The configuration of every tall window of a position, carried from a
+/// position to its children ([`Layout::tall_update`]) by the evaluator of
+/// weights that have tall tables, beside the blocks' [`RegionIndices`];
+/// weights without them carry the blocks alone, so that their search does
+/// not copy this too at every node. Unused slots stay 0.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct TallIndices {
+    pub windows: [u16; TALL_SLOTS],
+}
+
+impl Default for TallIndices {
+    fn default() -> Self {
+        TallIndices {
+            windows: [0; TALL_SLOTS],
         }
     }
 }
@@ -303,6 +329,31 @@ fn half_turn(corners: &[(u32, u32)], last_top: u32) -> Vec<usize> {
         .collect()
 }
 
+/// Add to each window's index the change of every square that differs
+/// between the men `before` and `after` (white, black), times the square's
+/// place value in that window (`places[bit]`, 0 where the window does not
+/// hold it).
+#[inline(always)]
+fn add_changes<const N: usize>(
+    slots: &mut [u16; N],
+    places: &[[u16; N]],
+    before: (u64, u64),
+    after: (u64, u64),
+) {
+    let mut changed = (before.0 ^ after.0) | (before.1 ^ after.1);
+    while changed != 0 {
+        let bit = changed.trailing_zeros() as usize;
+        changed &= changed - 1;
+        let state = |(w, b): (u64, u64)| ((w >> bit) & 1) as i32 + 2 * ((b >> bit) & 1) as i32;
+        // Arithmetic modulo 2^16: a negative change wraps, and the sums
+        // are the true indices (all below 2^16) at the end.
+        let delta = (state(after) - state(before)) as u16;
+        for (slot, &place) in slots.iter_mut().zip(&places[bit]) {
+            *slot = slot.wrapping_add(place.wrapping_mul(delta));
+        }
+    }
+}
+
 /// The regions of one board size.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Layout {
@@ -317,6 +368,8 @@ pub struct Layout {
     /// The tall windows, in order of top row, then left file (none when
     /// the weights have no tall tables: see [`Layout::without_tall`]).
     pub tall: Vec<Tall>,
+    /// `tall_places[b][t]`: as `places`, for tall window `t`.
+    tall_places: Vec<[u16; TALL_SLOTS]>,
 }
 
 impl Layout {
@@ -372,12 +425,19 @@ impl Layout {
                 });
             }
         }
+        let mut tall_places = vec![[0u16; TALL_SLOTS]; 64];
+        for (t, window) in tall.iter().enumerate() {
+            for (j, &sq) in window.squares.iter().enumerate() {
+                tall_places[G::bit_of(sq) as usize][t] = 3u16.pow(j as u32);
+            }
+        }
         Layout {
             size: n,
             regions,
             rotated,
             places,
             tall,
+            tall_places,
         }
     }
 
@@ -385,6 +445,9 @@ impl Layout {
     /// tables read.
     pub fn without_tall(mut self) -> Layout {
         self.tall.clear();
+        self.tall_places
+            .iter_mut()
+            .for_each(|p| *p = [0; TALL_SLOTS]);
         self
     }
 
@@ -425,6 +488,33 @@ impl Layout {
         (self.tall.iter()).map(move |w| Layout::tall_base(w.top) + w.index_from(&rows) as u32)
     }
 
+    /// Each tall window's configuration, read from the board: the state
+    /// [`Layout::tall_update`] carries.
+    #[inline]
+    pub fn tall_state<G: Geometry>(&self, white: u64, black: u64) -> TallIndices {
+        let rows = RowPairs::new::<G>(white, black);
+        let mut out = TallIndices::default();
+        for (slot, w) in out.windows.iter_mut().zip(&self.tall) {
+            *slot = w.index_from(&rows) as u16;
+        }
+        out
+    }
+
+    /// Each tall window's entry in the tall tables, from carried
+    /// configurations: what [`Layout::tall_indices`] reads from the board.
+    #[inline(always)]
+    pub fn tall_entries<'a>(&'a self, state: &'a TallIndices) -> impl Iterator<Item = u32> + 'a {
+        (self.tall.iter().zip(&state.windows))
+            .map(|(w, &c)| Layout::tall_base(w.top) + u32::from(c))
+    }
+
+    /// Bring the tall configurations from the men `before` to the men
+    /// `after`, as [`Layout::update`] does the blocks'.
+    #[inline]
+    pub fn tall_update(&self, state: &mut TallIndices, before: (u64, u64), after: (u64, u64)) {
+        add_changes(&mut state.windows, &self.tall_places, before, after);
+    }
+
     /// Bring `indices` from the men `before` (white, black) to the men
     /// `after`: each square that changed adds its change of state times
     /// its place value to every region's index (a vector of place values
@@ -433,18 +523,7 @@ impl Layout {
     /// again costs several times more.
     #[inline]
     pub fn update(&self, indices: &mut RegionIndices, before: (u64, u64), after: (u64, u64)) {
-        let mut changed = (before.0 ^ after.0) | (before.1 ^ after.1);
-        while changed != 0 {
-            let bit = changed.trailing_zeros() as usize;
-            changed &= changed - 1;
-            let state = |(w, b): (u64, u64)| ((w >> bit) & 1) as i32 + 2 * ((b >> bit) & 1) as i32;
-            // Arithmetic modulo 2^16: a negative change wraps, and the
-            // sums are the true indices (all below 6561) at the end.
-            let delta = (state(after) - state(before)) as u16;
-            for (slot, &place) in indices.blocks.iter_mut().zip(&self.places[bit]) {
-                *slot = slot.wrapping_add(place.wrapping_mul(delta));
-            }
-        }
+        add_changes(&mut indices.blocks, &self.places, before, after);
     }
 
     /// The layout of a variant's board, if the pattern evaluation supports
@@ -567,6 +646,9 @@ mod tests {
                 let rows = RowPairs::new::<G>(white, black);
                 let indices: Vec<u32> = l.tall_indices::<G>(white, black).collect();
                 assert_eq!(indices.len(), l.tall.len());
+                // The state a search carries names the same entries.
+                let state = l.tall_state::<G>(white, black);
+                assert!(l.tall_entries(&state).eq(indices.iter().copied()));
                 for (t, w) in l.tall.iter().enumerate() {
                     let i = w.index::<G>(white, black);
                     assert_eq!(w.index_from(&rows), i);

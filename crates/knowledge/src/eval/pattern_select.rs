@@ -11,7 +11,7 @@
 //! the `TIAOPATW` magic, anything else is read as v1 text. A file that fails
 //! to load is an error, and the caller keeps the evaluation it had.
 
-use super::pattern::{PatternEval, PatternOf};
+use super::pattern::{BlocksAndTall, PatternEval, PatternOf};
 use super::pattern_file::{MAGIC, PatternWeights};
 use super::weights::Weights;
 use super::{Evaluator, Term};
@@ -112,6 +112,9 @@ impl EvalChoice {
         match self {
             EvalChoice::V1(e) => EvalOf::V1(Arc::new(e.clone())),
             EvalChoice::Pattern(p) => match p.weights_of(R::VARIANT) {
+                Some(weights) if !weights.layout.tall.is_empty() => {
+                    EvalOf::PatternTall(PatternOf::new(weights))
+                }
                 Some(weights) => EvalOf::Pattern(PatternOf::new(weights)),
                 None => EvalOf::V1(Arc::new(p.v1().clone())),
             },
@@ -131,6 +134,8 @@ impl EvalChoice {
 pub enum EvalOf<R: Rules> {
     V1(Arc<Evaluator>),
     Pattern(PatternOf<R>),
+    /// Weights with tall windows, whose indices the search carries too.
+    PatternTall(PatternOf<R, BlocksAndTall>),
 }
 
 impl<R: Rules> EvalOf<R> {
@@ -140,6 +145,7 @@ impl<R: Rules> EvalOf<R> {
         match self {
             EvalOf::V1(e) => w.run(&**e),
             EvalOf::Pattern(p) => w.run(p),
+            EvalOf::PatternTall(p) => w.run(p),
         }
     }
 
@@ -148,6 +154,7 @@ impl<R: Rules> EvalOf<R> {
         match self {
             EvalOf::V1(e) => e.terms(pos),
             EvalOf::Pattern(p) => p.terms(pos),
+            EvalOf::PatternTall(p) => p.terms(pos),
         }
     }
 }
@@ -160,6 +167,7 @@ impl<R: Rules> Evaluate<Position<R>> for EvalOf<R> {
         match self {
             EvalOf::V1(e) => e.evaluate(pos),
             EvalOf::Pattern(p) => p.evaluate(pos),
+            EvalOf::PatternTall(p) => p.evaluate(pos),
         }
     }
 }
