@@ -228,7 +228,8 @@ fn sum_of<R: Rules>(w: &PatternWeights, indices: &RegionIndices, pos: &Position<
         return (mg, eg);
     }
     let (white, black) = men(pos);
-    let (a, b) = tall_sum(w, w.layout.tall_indices::<R::Geometry>(white, black));
+    let state = w.layout.tall_state::<R::Geometry>(white, black);
+    let (a, b) = tall_sum(w, w.layout.tall_entries(&state));
     (mg + a, eg + b)
 }
 

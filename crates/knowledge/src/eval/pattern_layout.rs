@@ -475,19 +475,6 @@ impl Layout {
         out
     }
 
-    /// Each tall window's entry in the tall tables (its band's first entry
-    /// plus its configuration), read from the board as [`Layout::indices`]
-    /// reads the blocks.
-    #[inline]
-    pub fn tall_indices<G: Geometry>(
-        &self,
-        white: u64,
-        black: u64,
-    ) -> impl Iterator<Item = u32> + '_ {
-        let rows = RowPairs::new::<G>(white, black);
-        (self.tall.iter()).map(move |w| Layout::tall_base(w.top) + w.index_from(&rows) as u32)
-    }
-
     /// Each tall window's configuration, read from the board: the state
     /// [`Layout::tall_update`] carries.
     #[inline]
@@ -500,8 +487,9 @@ impl Layout {
         out
     }
 
-    /// Each tall window's entry in the tall tables, from carried
-    /// configurations: what [`Layout::tall_indices`] reads from the board.
+    /// Each tall window's entry in the tall tables (its band's first entry
+    /// plus its configuration), from configurations carried or read with
+    /// [`Layout::tall_state`].
     #[inline(always)]
     pub fn tall_entries<'a>(&'a self, state: &'a TallIndices) -> impl Iterator<Item = u32> + 'a {
         (self.tall.iter().zip(&state.windows))
@@ -637,18 +625,16 @@ mod tests {
     }
 
     #[test]
-    fn tall_indices_from_row_pairs_equal_square_by_square_counts() {
+    fn tall_entries_from_row_pairs_equal_square_by_square_counts() {
         fn agree<G: Geometry>() {
             let l = Layout::new::<G>();
             let mut rng = tiao_core::rng::Rng::new(5);
             for _ in 0..500 {
                 let (white, black) = random_board::<G>(&mut rng);
                 let rows = RowPairs::new::<G>(white, black);
-                let indices: Vec<u32> = l.tall_indices::<G>(white, black).collect();
-                assert_eq!(indices.len(), l.tall.len());
-                // The state a search carries names the same entries.
                 let state = l.tall_state::<G>(white, black);
-                assert!(l.tall_entries(&state).eq(indices.iter().copied()));
+                let indices: Vec<u32> = l.tall_entries(&state).collect();
+                assert_eq!(indices.len(), l.tall.len());
                 for (t, w) in l.tall.iter().enumerate() {
                     let i = w.index::<G>(white, black);
                     assert_eq!(w.index_from(&rows), i);
