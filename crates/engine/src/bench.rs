@@ -173,6 +173,10 @@ pub fn run_with(opts: BenchOptions, line: &dyn Fn(&str)) -> Result<BenchResult, 
     }
     let (mut nodes, mut probes, mut hits) = (0, 0, 0);
     let mut time = Duration::ZERO;
+    // The variants' shares differ several times over in cost per node
+    // (Canadian's 12x12 board and v1 evaluation), so the total alone would
+    // hide the international rate, the one compared with Scan.
+    let mut per_variant: Vec<(Variant, u64, Duration)> = Vec::new();
     for (i, (variant, fen)) in POSITIONS.iter().enumerate() {
         engine.set_variant(*variant).map_err(|e| e.to_string())?;
         engine.new_game();
@@ -187,6 +191,13 @@ pub fn run_with(opts: BenchOptions, line: &dyn Fn(&str)) -> Result<BenchResult, 
         probes += out.stats.tt_probes;
         hits += out.stats.tt_hits;
         time += spent;
+        match per_variant.iter_mut().find(|(v, ..)| v == variant) {
+            Some((_, n, t)) => {
+                *n += out.nodes;
+                *t += spent;
+            }
+            None => per_variant.push((*variant, out.nodes, spent)),
+        }
         line(&format!(
             "position {:>2} {:<13} nodes {:>10} time {:>7.3} best {}",
             i + 1,
@@ -196,7 +207,16 @@ pub fn run_with(opts: BenchOptions, line: &dyn Fn(&str)) -> Result<BenchResult, 
             out.best.as_deref().unwrap_or("-")
         ));
     }
-    let nps = nodes as f64 / time.as_secs_f64().max(1e-9);
+    let rate = |n: u64, t: Duration| n as f64 / t.as_secs_f64().max(1e-9);
+    for (variant, n, t) in &per_variant {
+        line(&format!(
+            "variant {:<13} nodes {n:>10} time {:>7.3} nps {:.0}",
+            variant.name(),
+            t.as_secs_f64(),
+            rate(*n, *t)
+        ));
+    }
+    let nps = rate(nodes, time);
     let tt_hit_rate = if probes == 0 {
         0.0
     } else {
@@ -283,4 +303,37 @@ pub fn tt_probe_cost(mib: usize) -> Result<f64, String> {
     let ns = start.elapsed().as_nanos() as f64 / probes as f64;
     std::hint::black_box(found);
     Ok(ns)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use std::cell::RefCell;
+
+    /// The number after `name` in a line of `key value` pairs.
+    fn field(line: &str, name: &str) -> u64 {
+        let mut words = line.split_whitespace();
+        words.find(|w| *w == name);
+        words.next().and_then(|w| w.parse().ok()).unwrap_or(0)
+    }
+
+    #[test]
+    fn each_variant_gets_a_subtotal_and_the_subtotals_make_the_total() {
+        let lines = RefCell::new(Vec::new());
+        let result = run(3, &|l| lines.borrow_mut().push(l.to_string())).expect("bench runs");
+        let lines = lines.into_inner();
+        let subtotals: Vec<&String> = lines.iter().filter(|l| l.starts_with("variant ")).collect();
+        let mut variants: Vec<Variant> = POSITIONS.iter().map(|(v, _)| *v).collect();
+        variants.dedup();
+        assert_eq!(subtotals.len(), variants.len(), "{lines:#?}");
+        for (line, v) in subtotals.iter().zip(&variants) {
+            assert!(line.contains(v.name()), "{line}");
+        }
+        let sum: u64 = subtotals.iter().map(|l| field(l, "nodes")).sum();
+        assert_eq!(sum, result.nodes);
+        assert_eq!(
+            field(lines.last().expect("a summary"), "nodes"),
+            result.nodes
+        );
+    }
 }
