@@ -1,5 +1,5 @@
-//! The benchmark (`tiao bench`, text mode `bench`): a fixed set of positions searched to a fixed depth on one
-//! thread. The total node count is a signature of the search: it changes
+//! The benchmark (`tiao bench`, text mode `bench`): a fixed set of positions searched to a fixed depth (one
+//! thread unless told otherwise). The total node count is a signature of the search: it changes
 //! only when search behaviour changes, so a change meant to be a pure speed-up
 //! must keep it. Nodes per second measure speed. The evaluation searched
 //! with can be chosen (`--eval`), and every run ends with the cost of one

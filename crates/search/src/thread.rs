@@ -1,5 +1,6 @@
 //! Lazy SMP: `threads` workers on a dedicated rayon pool search the same
-//! root, sharing the transposition table, the stop flag and the node counter.
+//! root, sharing the transposition table, the stop flag, the node counter
+//! and the marks of the positions being searched (`busy`).
 //! They diverge through timing and start depths, and fill the table for each
 //! other. The answer comes from the deepest completed iteration.
 

@@ -4,8 +4,9 @@
 //! draw detection along the search path.
 //!
 //! Lazy SMP runs several of these on the same root; they share only the
-//! transposition table, the stop flag and the node counter ([`Shared`],
-//! set up by `thread`).
+//! transposition table, the stop flag, the node counter and, with helpers,
+//! the marks of the positions being searched (`busy`) ([`Shared`], set up
+//! by `thread`).
 
 use super::busy::{self, Busy};
 use super::score::{

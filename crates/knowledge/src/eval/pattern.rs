@@ -1,6 +1,6 @@
 //! The pattern evaluation: weight tables indexed by the contents of
 //! overlapping 4x4 regions of the board and, where the weights have them,
-//! of tall 4x6 windows (`pattern_layout.rs`), plus the
+//! of tall 4x5 windows (`pattern_layout.rs`), plus the
 //! terms a region cannot see (material, runaway men, tempo, king mobility,
 //! the side to move: `pattern_dense.rs`) and a table of king squares,
 //! interpolated between middle game and endgame by the number of pieces or
