@@ -9,6 +9,7 @@ use playout_support::random_positions;
 use tiao::board::{Colour, International, Position, Variant};
 use tiao::eval::features::{Feature, features, phase};
 use tiao::eval::pattern::{PatternEval, drawish_divisor};
+use tiao::eval::pattern_file::fnv1a64;
 use tiao::tools::train::data::{self, ChunkHeader, DECISIVE, Dataset, Record, THREATENED};
 use tiao::tools::train::datagen::{self, DatagenConfig, Player};
 use tiao::tools::train::model::Model;
@@ -220,6 +221,74 @@ fn datagen_is_reproducible_shardable_and_resumable() {
     for p in [whole, s0, s1, resumed] {
         let _ = std::fs::remove_file(p);
     }
+}
+
+/// `--out` naming a file that is not the torn end of an earlier run is
+/// refused and left byte for byte as it was: a foreign file, and a data
+/// file damaged before its end (cutting there would drop good chunks).
+#[test]
+fn datagen_never_cuts_a_file_that_is_not_an_interrupted_run() {
+    let foreign = temp_path("foreign.pdn");
+    let text = b"[Event \"not data\"]\n1. 32-28 19-23 *\n".to_vec();
+    std::fs::write(&foreign, &text).expect("write");
+    let e = datagen::run(&small_run(&foreign, 2, 0, 1)).expect_err("a PDN file");
+    assert!(e.contains("left as it is"), "{e}");
+    assert_eq!(std::fs::read(&foreign).expect("read"), text);
+
+    let short = temp_path("short.txt");
+    std::fs::write(&short, b"notes").expect("write");
+    datagen::run(&small_run(&short, 2, 0, 1)).expect_err("a short foreign file");
+    assert_eq!(std::fs::read(&short).expect("read"), b"notes");
+
+    // Two chunks, then a flipped bit in the first: the second is good data.
+    let flipped = temp_path("flipped.bin");
+    let _ = std::fs::remove_file(&flipped);
+    datagen::run(&small_run(&flipped, 4, 0, 1)).expect("datagen");
+    let mut bytes = std::fs::read(&flipped).expect("read");
+    bytes[data::HEADER_BYTES + 3] ^= 1;
+    std::fs::write(&flipped, &bytes).expect("write");
+    let e = datagen::run(&small_run(&flipped, 6, 0, 1)).expect_err("damaged inside");
+    assert!(e.contains("checksum"), "{e}");
+    assert_eq!(std::fs::read(&flipped).expect("read"), bytes);
+    for p in [foreign, short, flipped] {
+        let _ = std::fs::remove_file(p);
+    }
+}
+
+/// A chunk whose (checksummed) header claims four thousand million records
+/// is read as far as the file goes: an error, not an allocation of the claim.
+#[test]
+fn a_huge_record_count_is_a_truncation_not_an_allocation() {
+    let mut bytes = data::chunk_bytes(&header(0, 0), &[]);
+    bytes[12..16].copy_from_slice(&u32::MAX.to_le_bytes());
+    let sum = fnv1a64(&bytes[..56]);
+    bytes[56..64].copy_from_slice(&sum.to_le_bytes());
+    let s = data::scan(&mut bytes.as_slice());
+    assert!(s.truncated, "{:?}", s.damage);
+    assert!(s.damage.is_some_and(|d| d.contains("truncated")));
+}
+
+#[test]
+fn datagen_refuses_boards_its_records_cannot_hold() {
+    let out = temp_path("canadian.bin");
+    let _ = std::fs::remove_file(&out);
+    let mut cfg = small_run(&out, 2, 0, 1);
+    cfg.variant = Variant::Canadian;
+    let e = datagen::run(&cfg).expect_err("72 squares");
+    assert!(e.contains("64 squares"), "{e}");
+    assert!(!out.exists());
+}
+
+#[test]
+fn datagen_refuses_a_ballot_of_another_variant() {
+    let out = temp_path("wrong-ballot.bin");
+    let _ = std::fs::remove_file(&out);
+    let mut cfg = small_run(&out, 2, 0, 1);
+    cfg.variant = Variant::Brazilian;
+    cfg.openings = Some(concat!(env!("CARGO_MANIFEST_DIR"), "/openings/russian-4move.txt").into());
+    let e = datagen::run(&cfg).expect_err("a Russian ballot");
+    assert!(e.contains("russian"), "{e}");
+    assert!(!out.exists());
 }
 
 /// A data set whose scores are a known linear function of the dense

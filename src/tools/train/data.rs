@@ -292,6 +292,11 @@ pub struct Scan {
     pub valid_bytes: u64,
     /// Why reading stopped before the end of the file, if it did.
     pub damage: Option<String>,
+    /// Whether the damage is only the file ending inside a chunk that
+    /// began as one (what an interrupted writer leaves): the one damage a
+    /// resume may cut away. Anything else (a foreign file, a checksum that
+    /// fails, another version) is left as it is.
+    pub truncated: bool,
 }
 
 /// Read chunks from `r` until the end or the first damaged chunk.
@@ -306,6 +311,8 @@ pub fn scan(r: &mut dyn Read) -> Scan {
                 out.damage = Some(format!(
                     "byte {at}: truncated chunk header ({n} of {HEADER_BYTES} bytes)"
                 ));
+                let m = n.min(MAGIC.len());
+                out.truncated = h[..m] == MAGIC[..m];
                 break;
             }
             Ok(_) => {}
@@ -322,13 +329,16 @@ pub fn scan(r: &mut dyn Read) -> Scan {
             }
         };
         let len = header.count as usize * RECORD_BYTES;
-        let mut body = vec![0u8; len];
-        match read_full(r, &mut body) {
+        // Read what is there, up to the count: a damaged count cannot make
+        // this allocate more than the file holds.
+        let mut body = Vec::new();
+        match (&mut *r).take(len as u64).read_to_end(&mut body) {
             Ok(n) if n == len => {}
             Ok(n) => {
                 out.damage = Some(format!(
                     "byte {at}: truncated chunk ({n} of {len} record bytes)"
                 ));
+                out.truncated = true;
                 break;
             }
             Err(e) => {

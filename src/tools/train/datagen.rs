@@ -142,6 +142,14 @@ pub fn run(cfg: &DatagenConfig) -> Result<DatagenSummary, String> {
     if cfg.batch == 0 || cfg.batch > u32::from(u16::MAX) {
         return Err("--batch must be 1..65535".into());
     }
+    // A record holds a board as 64-bit square sets (docs/training.md).
+    if cfg.variant.squares() > 64 {
+        return Err(format!(
+            "datagen: the data format holds boards of at most 64 squares; {} has {}",
+            cfg.variant,
+            cfg.variant.squares()
+        ));
+    }
     tiao_draughts::with_rules!(cfg.variant, R => with_player::<R>(cfg))
 }
 
@@ -259,6 +267,15 @@ fn generate<R: Rules, E: Evaluate<Position<R>> + Sync>(
             first_slot += u64::from(h.games);
         }
         resumed_positions = scan.data.records.len() as u64;
+        if let Some(d) = &scan.damage
+            && !scan.truncated
+        {
+            return Err(format!(
+                "{}: {d}: not the end of an interrupted run, so it is left as it is \
+                 (`tiao datagen info` reads it; give another --out)",
+                cfg.out.display()
+            ));
+        }
         if let Some(d) = &scan.damage {
             eprintln!(
                 "tiao datagen: {}: {d}; cutting the file to its {} complete bytes",
@@ -396,12 +413,11 @@ fn play_game<R: Rules, E: Evaluate<Position<R>>>(
         // ±25% around the budget: the same position does not always get
         // the same search, which spreads the games.
         let jitter = cfg.nodes / 2;
-        let nodes = cfg.nodes - cfg.nodes / 4
-            + if jitter > 0 {
-                rng.below(jitter as usize + 1) as u64
-            } else {
-                0
-            };
+        let nodes = (cfg.nodes - cfg.nodes / 4).saturating_add(if jitter > 0 {
+            rng.below(jitter.saturating_add(1) as usize) as u64
+        } else {
+            0
+        });
         searcher.prepare(Mode::Think);
         let out = searcher.search(
             &root,

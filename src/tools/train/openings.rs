@@ -40,7 +40,11 @@ fn ballot_games<R: Rules>(ballot: &Ballot) -> Result<Vec<GameHistory<R>>, String
 
 /// Read a ballot file.
 pub fn load_ballot<R: Rules>(path: &std::path::Path) -> Result<Vec<GameHistory<R>>, String> {
-    ballot_games(&Ballot::load(path)?)
+    let ballot = Ballot::load(path)?;
+    // A ballot says its variant; openings of one rule set played under
+    // another would make data (or a duel) of the wrong game.
+    ballot.check(R::VARIANT.into())?;
+    ballot_games(&ballot)
 }
 
 /// Play `plies` uniformly random legal moves (fewer if the game ends).
