@@ -593,3 +593,84 @@ fn a_tool_whose_reader_goes_away_stops_quietly() {
     assert!(!err.contains("panicked"), "{err}");
     assert!(out.status.success(), "{:?}: {err}", out.status);
 }
+
+/// The offline tools' numbers from the command line: counts that would
+/// overflow are refused by name, and a weights file named `.svg` keeps its
+/// weights (the loss picture goes beside it, not over it).
+#[test]
+fn tool_arguments_that_would_overflow_or_overwrite_are_refused_or_sidestepped() {
+    let tiao = |args: &[&str]| {
+        Command::new(env!("CARGO_BIN_EXE_tiao"))
+            .args(args)
+            .output()
+            .expect("run tiao")
+    };
+    let out = tiao(&[
+        "match",
+        "--engine",
+        "name=a",
+        "cmd=x",
+        "--engine",
+        "name=b",
+        "cmd=y",
+        "--games",
+        "4294967295",
+    ]);
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(!out.status.success() && err.contains("--games"), "{err}");
+    let dir = temp_dir("tool-args");
+    let data = dir.join("d.bin");
+    let data = data.to_str().expect("utf-8 path");
+    for flag in ["--random-plies", "--opening-plies"] {
+        let out = tiao(&[
+            "datagen",
+            "--games",
+            "2",
+            flag,
+            "0-4294967295",
+            "--out",
+            data,
+        ]);
+        let err = String::from_utf8_lossy(&out.stderr);
+        assert!(!out.status.success() && err.contains(flag), "{err}");
+    }
+    let out = tiao(&[
+        "datagen",
+        "--games",
+        "4",
+        "--nodes",
+        "300",
+        "--threads",
+        "1",
+        "-q",
+        "--out",
+        data,
+    ]);
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let weights = dir.join("w.svg");
+    let out = tiao(&[
+        "train",
+        "--data",
+        data,
+        "--epochs",
+        "1",
+        "--out",
+        weights.to_str().expect("utf-8 path"),
+    ]);
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let kept = std::fs::read(&weights).expect("weights");
+    assert!(
+        kept.starts_with(b"TIAOPATW"),
+        "the weights were overwritten"
+    );
+    assert!(dir.join("w.svg.svg").exists());
+    let _ = std::fs::remove_dir_all(&dir);
+}

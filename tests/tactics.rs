@@ -46,3 +46,23 @@ fn a_malformed_suite_is_an_error() {
     assert!(parse_suite("W:W99 ; 1-2").is_err());
     assert!(parse_suite("W:W31 ; 31-20").is_err());
 }
+
+/// A suite's move is compared in the form the engine writes: a capture
+/// whose captured squares the file lists in another order still matches.
+#[test]
+fn a_suite_move_is_kept_in_canonical_hub_form() {
+    use tiao::movegen::{MoveList, generate};
+    use tiao::notation::write_hub_move;
+    let fen = "W:W46:B41,32";
+    let pos = read_fen::<International>(fen).expect("fen");
+    let mut list = MoveList::<International>::new();
+    generate(&pos, &mut list);
+    let canonical = write_hub_move::<International>(&list[0]);
+    let mut parts: Vec<&str> = canonical.split('x').collect();
+    assert_eq!(parts.len(), 4, "a capture of two men: {canonical}");
+    parts[2..].reverse();
+    let listed = parts.join("x");
+    assert_ne!(listed, canonical);
+    let suite = parse_suite(&format!("{fen} ; {listed}")).expect("a legal move");
+    assert_eq!(suite[0].mv, canonical);
+}

@@ -67,10 +67,12 @@ pub fn parse_suite(text: &str) -> Result<Vec<Shot>, String> {
             return Err(format!("line {}: expected 'FEN ; move'", i + 1));
         };
         let pos = read_fen::<International>(fen).map_err(|e| format!("line {}: {e}", i + 1))?;
-        read_hub_move(&pos, mv).map_err(|e| format!("line {}: {e}", i + 1))?;
+        let m = read_hub_move(&pos, mv).map_err(|e| format!("line {}: {e}", i + 1))?;
+        // Compared with the engine's answer as written: the canonical form
+        // (a capture's squares may be listed in any order in the file).
         out.push(Shot {
             fen: fen.to_string(),
-            mv: mv.to_string(),
+            mv: write_hub_move::<International>(&m),
         });
     }
     Ok(out)

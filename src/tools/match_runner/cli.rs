@@ -262,7 +262,10 @@ pub fn match_config(args: &MatchArgs) -> Result<MatchConfig, String> {
     if args.games == 0 {
         return Err("--games must be at least 1".into());
     }
-    let games = args.games + args.games % 2;
+    let games = args
+        .games
+        .checked_add(args.games % 2)
+        .ok_or_else(|| format!("--games {} is too many", args.games))?;
     if games != args.games && !args.quiet {
         eprintln!(
             "note: playing {games} games per pairing (openings are played in pairs, colours swapped)"

@@ -27,16 +27,20 @@ fn parse_variant(s: &str) -> Result<Variant, String> {
     s.parse::<Variant>().map_err(|e| e.to_string())
 }
 
-/// `A-B` (or `A`) as an inclusive range.
+/// Most plies a range of random or opening plies may ask for: games end
+/// long before (and larger numbers would overflow the draw of a count).
+const MAX_RANGE_PLIES: u32 = 1000;
+
+/// `A-B` (or `A`) as an inclusive range of plies, at most [`MAX_RANGE_PLIES`].
 fn parse_range(s: &str, what: &str) -> Result<(u32, u32), String> {
-    let bad = || format!("{what}: expected N or MIN-MAX, got '{s}'");
+    let bad = || format!("{what}: expected N or MIN-MAX (0 to {MAX_RANGE_PLIES}), got '{s}'");
     let (a, b) = match s.split_once('-') {
         Some((a, b)) => (a.trim(), b.trim()),
         None => (s.trim(), s.trim()),
     };
     let a: u32 = a.parse().map_err(|_| bad())?;
     let b: u32 = b.parse().map_err(|_| bad())?;
-    if a > b {
+    if a > b || b > MAX_RANGE_PLIES {
         return Err(bad());
     }
     Ok((a, b))
@@ -431,6 +435,13 @@ fn train(a: &TrainArgs) -> Result<(), String> {
         train_set.len(),
         val_set.len()
     );
+    if val_set.is_empty() {
+        eprintln!(
+            "tiao train: no game was held out for validation (--validation {} of the data's games): \
+             the losses read NaN and the last epoch's weights are kept",
+            a.validation
+        );
+    }
     let cfg = TrainConfig {
         epochs: a.epochs,
         batch: a.batch,
@@ -452,7 +463,9 @@ fn train(a: &TrainArgs) -> Result<(), String> {
     };
     let t = trainer::train(&model, &train_set, &val_set, &cfg, &mut |l| outln!("{l}"))?;
     t.weights.save(&a.out)?;
-    let svg = a.out.with_extension("svg");
+    // Weights named `.svg` keep their file: the picture goes beside them.
+    let svg = crate::tools::match_runner::picture::path_for(None, Some(&a.out))
+        .unwrap_or_else(|| a.out.with_extension("svg"));
     let title = format!(
         "{variant}: {} positions, K {:.0}, best epoch {}",
         t.train_positions + t.validation_positions,
