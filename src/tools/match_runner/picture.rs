@@ -86,14 +86,19 @@ pub fn path_for(svg: Option<&Path>, pdn: Option<&Path>) -> Option<PathBuf> {
     if let Some(svg) = svg {
         return Some(svg.to_path_buf());
     }
-    let pdn = pdn?;
-    let svg = pdn.with_extension("svg");
-    // A PDN file that is itself named `.svg` keeps its games.
-    Some(if svg == pdn {
-        PathBuf::from(format!("{}.svg", pdn.display()))
+    pdn.map(svg_beside)
+}
+
+/// The picture's file beside `file`: its name with `.svg` for its
+/// extension, or `.svg` added when it already has that extension, so the
+/// picture never overwrites the file it belongs to (games, weights).
+pub fn svg_beside(file: &Path) -> PathBuf {
+    let svg = file.with_extension("svg");
+    if svg == file {
+        PathBuf::from(format!("{}.svg", file.display()))
     } else {
         svg
-    })
+    }
 }
 
 /// Text for SVG: markup characters escaped, characters XML does not allow

@@ -464,8 +464,7 @@ fn train(a: &TrainArgs) -> Result<(), String> {
     let t = trainer::train(&model, &train_set, &val_set, &cfg, &mut |l| outln!("{l}"))?;
     t.weights.save(&a.out)?;
     // Weights named `.svg` keep their file: the picture goes beside them.
-    let svg = crate::tools::match_runner::picture::path_for(None, Some(&a.out))
-        .unwrap_or_else(|| a.out.with_extension("svg"));
+    let svg = crate::tools::match_runner::picture::svg_beside(&a.out);
     let title = format!(
         "{variant}: {} positions, K {:.0}, best epoch {}",
         t.train_positions + t.validation_positions,

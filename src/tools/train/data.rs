@@ -292,11 +292,30 @@ pub struct Scan {
     pub valid_bytes: u64,
     /// Why reading stopped before the end of the file, if it did.
     pub damage: Option<String>,
-    /// Whether the damage is only the file ending inside a chunk that
-    /// began as one (what an interrupted writer leaves): the one damage a
-    /// resume may cut away. Anything else (a foreign file, a checksum that
-    /// fails, another version) is left as it is.
-    pub truncated: bool,
+    /// The chunk the file ends inside, if that is the damage (what an
+    /// interrupted writer leaves): the one damage a resume may cut away,
+    /// once it has checked the chunk was its own. Anything else (a foreign
+    /// file, a checksum that fails, another version) is left as it is.
+    pub torn: Option<Torn>,
+}
+
+/// A chunk the file ends inside.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Torn {
+    /// Fewer bytes than a header: those bytes.
+    Header(Vec<u8>),
+    /// A whole, valid header, then fewer record bytes than it counts.
+    Body(ChunkHeader),
+}
+
+/// The bytes every chunk header of `variant` begins with: magic, format
+/// version, variant code and record size.
+pub fn header_prefix(variant: Variant) -> Vec<u8> {
+    let mut out = MAGIC.to_vec();
+    out.extend_from_slice(&VERSION.to_le_bytes());
+    out.push(variant_code(variant));
+    out.push(RECORD_BYTES as u8);
+    out
 }
 
 /// Read chunks from `r` until the end or the first damaged chunk.
@@ -311,8 +330,7 @@ pub fn scan(r: &mut dyn Read) -> Scan {
                 out.damage = Some(format!(
                     "byte {at}: truncated chunk header ({n} of {HEADER_BYTES} bytes)"
                 ));
-                let m = n.min(MAGIC.len());
-                out.truncated = h[..m] == MAGIC[..m];
+                out.torn = Some(Torn::Header(h[..n].to_vec()));
                 break;
             }
             Ok(_) => {}
@@ -338,7 +356,7 @@ pub fn scan(r: &mut dyn Read) -> Scan {
                 out.damage = Some(format!(
                     "byte {at}: truncated chunk ({n} of {len} record bytes)"
                 ));
-                out.truncated = true;
+                out.torn = Some(Torn::Body(header));
                 break;
             }
             Err(e) => {

@@ -267,13 +267,33 @@ fn generate<R: Rules, E: Evaluate<Position<R>> + Sync>(
             first_slot += u64::from(h.games);
         }
         resumed_positions = scan.data.records.len() as u64;
+        // Only a chunk of this very run, torn where the next one was due,
+        // is cut: anything else may be data someone wants.
+        let ours = match &scan.torn {
+            Some(data::Torn::Body(h)) => {
+                h.variant == R::VARIANT
+                    && h.settings == settings
+                    && h.shard == cfg.shard
+                    && h.shards == cfg.shards
+                    && h.first_game == first_slot
+            }
+            Some(data::Torn::Header(bytes)) => {
+                let prefix = data::header_prefix(R::VARIANT);
+                let n = bytes.len().min(prefix.len());
+                bytes[..n] == prefix[..n]
+            }
+            None => false,
+        };
         if let Some(d) = &scan.damage
-            && !scan.truncated
+            && !ours
         {
             return Err(format!(
-                "{}: {d}: not the end of an interrupted run, so it is left as it is \
-                 (`tiao datagen info` reads it; give another --out)",
-                cfg.out.display()
+                "{out}: {d}: not the torn end of this run, so it is left as it is; \
+                 its first {valid} bytes are whole chunks ({n} positions): \
+                 `truncate -s {valid} {out}` keeps them, or give another --out",
+                out = cfg.out.display(),
+                valid = scan.valid_bytes,
+                n = scan.data.records.len()
             ));
         }
         if let Some(d) = &scan.damage {

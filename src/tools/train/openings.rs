@@ -43,7 +43,15 @@ pub fn load_ballot<R: Rules>(path: &std::path::Path) -> Result<Vec<GameHistory<R
     let ballot = Ballot::load(path)?;
     // A ballot says its variant; openings of one rule set played under
     // another would make data (or a duel) of the wrong game.
-    ballot.check(R::VARIANT.into())?;
+    if let Some(v) = ballot.variant
+        && v != R::VARIANT.into()
+    {
+        return Err(format!(
+            "{} is a ballot for {v}, not {} (give --variant {v})",
+            ballot.source,
+            R::VARIANT
+        ));
+    }
     ballot_games(&ballot)
 }
 
