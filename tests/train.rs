@@ -281,6 +281,27 @@ fn datagen_never_cuts_a_file_that_is_not_an_interrupted_run() {
     }
 }
 
+/// Two runs never write one file: while one holds it, another is refused
+/// and changes nothing.
+#[test]
+fn datagen_refuses_a_file_another_run_is_writing() {
+    let out = temp_path("locked.bin");
+    let _ = std::fs::remove_file(&out);
+    datagen::run(&small_run(&out, 2, 0, 1)).expect("datagen");
+    let before = std::fs::read(&out).expect("read");
+    let holder = std::fs::OpenOptions::new()
+        .append(true)
+        .open(&out)
+        .expect("open");
+    holder.lock().expect("lock");
+    let e = datagen::run(&small_run(&out, 4, 0, 1)).expect_err("held by another writer");
+    assert!(e.contains("another process is writing"), "{e}");
+    assert_eq!(std::fs::read(&out).expect("read"), before);
+    drop(holder);
+    datagen::run(&small_run(&out, 4, 0, 1)).expect("free again");
+    let _ = std::fs::remove_file(&out);
+}
+
 /// A chunk whose (checksummed) header claims four thousand million records
 /// is read as far as the file goes: an error, not an allocation of the claim.
 #[test]

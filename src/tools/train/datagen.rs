@@ -239,13 +239,33 @@ fn generate<R: Rules, E: Evaluate<Position<R>> + Sync>(
     };
     let settings = cfg.settings_hash(&ballot_text);
 
+    // One writer per file: a second run on the same --out (a requeued job
+    // beside the old one, shards without `{shard}`) would read the other's
+    // chunk in flight as torn and cut it.
+    let file = std::fs::OpenOptions::new()
+        .create(true)
+        .read(true)
+        .append(true)
+        .open(&cfg.out)
+        .map_err(|e| format!("cannot open {}: {e}", cfg.out.display()))?;
+    match file.try_lock() {
+        Ok(()) => {}
+        Err(std::fs::TryLockError::WouldBlock) => {
+            return Err(format!(
+                "{}: another process is writing it (a second datagen with the same --out?)",
+                cfg.out.display()
+            ));
+        }
+        Err(std::fs::TryLockError::Error(e)) => {
+            return Err(format!("cannot lock {}: {e}", cfg.out.display()));
+        }
+    }
+
     // Resume: keep the complete chunks of an earlier run with the same settings.
     let mut first_slot = 0u64;
-    let mut resumed_positions = 0u64;
-    if cfg.out.exists() {
-        let f = std::fs::File::open(&cfg.out)
-            .map_err(|e| format!("cannot open {}: {e}", cfg.out.display()))?;
-        let scan = data::scan(&mut std::io::BufReader::new(f));
+    let resumed_positions: u64;
+    {
+        let scan = data::scan(&mut std::io::BufReader::new(&file));
         for h in &scan.data.chunks {
             if h.variant != R::VARIANT
                 || h.settings != settings
@@ -303,20 +323,13 @@ fn generate<R: Rules, E: Evaluate<Position<R>> + Sync>(
                 scan.valid_bytes
             );
         }
-        let f = std::fs::OpenOptions::new()
-            .write(true)
-            .open(&cfg.out)
-            .map_err(|e| format!("cannot open {}: {e}", cfg.out.display()))?;
-        f.set_len(scan.valid_bytes)
-            .map_err(|e| format!("cannot truncate {}: {e}", cfg.out.display()))?;
+        if scan.damage.is_some() {
+            file.set_len(scan.valid_bytes)
+                .map_err(|e| format!("cannot truncate {}: {e}", cfg.out.display()))?;
+        }
     }
     let end = cfg.slots();
     let resumed_games = first_slot.min(end);
-    let file = std::fs::OpenOptions::new()
-        .create(true)
-        .append(true)
-        .open(&cfg.out)
-        .map_err(|e| format!("cannot open {}: {e}", cfg.out.display()))?;
     let collector = Mutex::new(Collector {
         file,
         next: first_slot,
