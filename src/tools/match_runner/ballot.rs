@@ -199,19 +199,23 @@ impl Ballot {
     /// Check that the ballot is for `variant` and that every opening can be
     /// played. Errors name the file and line.
     pub fn check(&self, variant: GameKind) -> Result<(), String> {
-        if let Some(v) = self.variant
-            && v != variant
-        {
-            return Err(format!(
-                "{} is a ballot for {v}, but the match is {variant} (use --variant {v})",
-                self.source
-            ));
-        }
+        self.check_variant(variant)?;
         for o in &self.openings {
             o.setup(variant)
                 .map_err(|e| format!("{}, line {}: '{}': {e}", self.source, o.line, o.text))?;
         }
         Ok(())
+    }
+
+    /// Whether the game the header names (if any) is `variant`.
+    pub fn check_variant(&self, variant: GameKind) -> Result<(), String> {
+        match self.variant {
+            Some(v) if v != variant => Err(format!(
+                "{} is a ballot for {v}, not {variant} (use --variant {v})",
+                self.source
+            )),
+            _ => Ok(()),
+        }
     }
 }
 

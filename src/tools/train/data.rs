@@ -187,10 +187,7 @@ pub fn chunk_bytes(header: &ChunkHeader, records: &[Record]) -> Vec<u8> {
         r.write(&mut body);
     }
     let mut out = Vec::with_capacity(HEADER_BYTES + body.len());
-    out.extend_from_slice(MAGIC);
-    out.extend_from_slice(&VERSION.to_le_bytes());
-    out.push(variant_code(header.variant));
-    out.push(RECORD_BYTES as u8);
+    out.extend_from_slice(&header_prefix(header.variant));
     out.extend_from_slice(&(records.len() as u32).to_le_bytes());
     out.extend_from_slice(&header.shard.to_le_bytes());
     out.extend_from_slice(&header.shards.to_le_bytes());

@@ -322,8 +322,6 @@ fn generate<R: Rules, E: Evaluate<Position<R>> + Sync>(
                 cfg.out.display(),
                 scan.valid_bytes
             );
-        }
-        if scan.damage.is_some() {
             file.set_len(scan.valid_bytes)
                 .map_err(|e| format!("cannot truncate {}: {e}", cfg.out.display()))?;
         }

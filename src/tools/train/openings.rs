@@ -43,15 +43,7 @@ pub fn load_ballot<R: Rules>(path: &std::path::Path) -> Result<Vec<GameHistory<R
     let ballot = Ballot::load(path)?;
     // A ballot says its variant; openings of one rule set played under
     // another would make data (or a duel) of the wrong game.
-    if let Some(v) = ballot.variant
-        && v != R::VARIANT.into()
-    {
-        return Err(format!(
-            "{} is a ballot for {v}, not {} (give --variant {v})",
-            ballot.source,
-            R::VARIANT
-        ));
-    }
+    ballot.check_variant(R::VARIANT.into())?;
     ballot_games(&ballot)
 }
 
