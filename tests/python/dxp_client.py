@@ -9,9 +9,16 @@ follower side), so Tiao is the follower here, in both TCP roles:
   DXPEngine does with `engine-opened`;
 - Tiao connects (`tiao dxp --connect`) to a socket this script listens on;
   the accepted socket is handed to pydraughts' Sender, so every message is
-  still written and read by pydraughts (`dxp_communication`). Here Tiao
+  still written and parsed by pydraughts (`dxp_communication`). Here Tiao
   also ponders (`--ponder`): its search on this side's time must survive
   every reply, expected or not, and the game's end.
+
+One part of pydraughts is mended here, its socket's reading: it reads what
+has arrived and parses it as one message, so Tiao's A and its first move,
+arriving together, were read as an A alone and the move was lost (the game
+then stalled: a rare failure under load); and once the peer had closed the
+socket its reader spun for ever, so a failed test never exited. The mended
+reader splits on NUL, as the spec frames messages, and stops at the close.
 
 This side's moves are random legal moves (seeded); pydraughts' board checks
 every move Tiao sends (its receiver ignores an illegal one, and the game
@@ -24,20 +31,48 @@ Usage: dxp_client.py PATH_TO_TIAO
 import os
 import random
 import re
+import shutil
 import socket
 import subprocess
 import sys
 import tempfile
 import threading
 import time
+import traceback
 
 from draughts import BLACK, WHITE, Board
 from draughts.engine import DXPEngine
+from draughts.engines.dxp_communication.dxp_classes import MySocket
 
 MAX_PLIES = 400
 # How long Tiao may take over one move (it thinks 20 ms a move).
 MOVE_WAIT = 30.0
 GAMES_PER_ROLE = 2
+
+
+class FramedSocket(MySocket):
+    """pydraughts' socket, reading one NUL-framed message at a time."""
+
+    def __init__(self):
+        super().__init__()
+        self.pending = b""
+
+    def receive(self):
+        while b"\0" not in self.pending:
+            # A closed or broken connection raises here, which ends
+            # pydraughts' receiver thread.
+            chunk = self.sock.recv(1024)
+            if not chunk:
+                raise ConnectionError("the peer closed the connection")
+            self.pending += chunk
+        message, _, self.pending = self.pending.partition(b"\0")
+        return message.decode("ascii", errors="replace").strip()
+
+
+def framed(engine):
+    """A DXPEngine whose messages are read one at a time (FramedSocket)."""
+    engine.sender.socket = FramedSocket()
+    return engine
 
 
 class AcceptedDXPEngine(DXPEngine):
@@ -157,8 +192,8 @@ def listening_role(binary, work):
         outcomes = []
         for game in range(GAMES_PER_ROLE):
             colour = colour_of(game)
-            engine = DXPEngine(options={"engine-opened": True, "ip": host, "port": port},
-                               initial_time=60)
+            engine = framed(DXPEngine(options={"engine-opened": True, "ip": host,
+                                               "port": port}, initial_time=60))
             winner, plies = play_game(engine, colour, 100 + game)
             outcomes.append((winner, colour, plies))
             print(f"listening, game {game + 1}: {plies} plies, winner {winner}")
@@ -193,7 +228,8 @@ def connecting_role(binary, work):
                  "--ponder", "--pdn", pdn],
                 stdout=subprocess.DEVNULL, stderr=err, env=dict(os.environ, RUST_LOG="info"))
         try:
-            engine = AcceptedDXPEngine(server, options={"engine-opened": True}, initial_time=60)
+            engine = framed(AcceptedDXPEngine(server, options={"engine-opened": True},
+                                              initial_time=60))
             colour = colour_of(game)
             winner, plies = play_game(engine, colour, 200 + game)
             print(f"connecting, game {game + 1}: {plies} plies, winner {winner}")
@@ -209,11 +245,31 @@ def connecting_role(binary, work):
         check_log(err_path, pondering=True)
 
 
+def show_logs(work):
+    """Tiao's logs, which the temporary directory takes with it."""
+    for name in sorted(os.listdir(work)):
+        if name.endswith(".err"):
+            with open(os.path.join(work, name), encoding="utf-8", errors="replace") as f:
+                log = f.read()
+            print(f"--- Tiao's log {name} (last 4000 characters) ---\n{log[-4000:]}",
+                  file=sys.stderr)
+
+
 def main():
     binary = os.path.abspath(sys.argv[1])
     with tempfile.TemporaryDirectory(prefix="tiao-dxp-client-") as work:
-        listening_role(binary, work)
-        connecting_role(binary, work)
+        try:
+            listening_role(binary, work)
+            connecting_role(binary, work)
+        except BaseException:
+            traceback.print_exc()
+            show_logs(work)
+            sys.stderr.flush()
+            sys.stdout.flush()
+            shutil.rmtree(work, ignore_errors=True)
+            # pydraughts' threads are not daemons and may be waiting on a
+            # peer that is gone (its accept loop spins): leave at once.
+            os._exit(1)
     print("pydraughts dxp client: ok")
 
 
