@@ -10,6 +10,7 @@ use tiao::board::{Colour, International, Position, Variant};
 use tiao::eval::features::{Feature, features, phase};
 use tiao::eval::pattern::{PatternEval, drawish_divisor};
 use tiao::eval::pattern_file::fnv1a64;
+use tiao::tools::train::cli;
 use tiao::tools::train::data::{self, ChunkHeader, DECISIVE, Dataset, Record, THREATENED};
 use tiao::tools::train::datagen::{self, DatagenConfig, Player};
 use tiao::tools::train::model::Model;
@@ -128,6 +129,57 @@ fn damaged_data_is_detected() {
     assert!(
         e.contains("truncated") && e.contains(&p.display().to_string()),
         "{e}"
+    );
+    // ... and says what of it can be kept.
+    let keep = format!("truncate -s {} {}", one.len(), p.display());
+    assert!(e.contains(&keep), "{e}");
+    let _ = std::fs::remove_file(p);
+}
+
+/// `tiao datagen info` on a damaged file describes its whole chunks, then
+/// the damage and how to keep them, and marks the file damaged (the
+/// command fails); a file damaged in its first chunk has nothing whole.
+#[test]
+fn info_reports_the_whole_chunks_of_a_damaged_file() {
+    let positions = random_positions::<International>(50, 3);
+    let records: Vec<Record> = positions.iter().map(|p| Record::new(p, 0, 0, 0)).collect();
+    let one = data::chunk_bytes(&header(50, 0), &records);
+    let mut bytes = one.clone();
+    bytes.extend(&one);
+    bytes[one.len() + 100] ^= 1;
+    let p = temp_path("info.bin");
+    std::fs::write(&p, &bytes).expect("write");
+    let info = cli::info(&p).expect("a report");
+    assert!(info.damaged);
+    assert!(
+        info.text.contains("50 positions, 3 games, 1 chunks"),
+        "{}",
+        info.text
+    );
+    assert!(
+        info.text
+            .contains(&format!("damaged at byte {}", one.len())),
+        "{}",
+        info.text
+    );
+    assert!(
+        info.text.contains(&format!("truncate -s {}", one.len())),
+        "{}",
+        info.text
+    );
+
+    bytes[100] ^= 1;
+    std::fs::write(&p, &bytes).expect("write");
+    let info = cli::info(&p).expect("a report");
+    assert!(info.damaged);
+    assert!(info.text.contains("no whole chunk"), "{}", info.text);
+
+    std::fs::write(&p, &one).expect("write");
+    let info = cli::info(&p).expect("a report");
+    assert!(
+        !info.damaged && !info.text.contains("damaged"),
+        "{}",
+        info.text
     );
     let _ = std::fs::remove_file(p);
 }

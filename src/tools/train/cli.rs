@@ -286,18 +286,56 @@ pub fn run_datagen(args: &DatagenArgs) -> Result<(), String> {
             Ok(())
         }
         Some(DatagenAction::Info { files }) => {
+            // Every file is reported, a damaged one too (what is whole in
+            // it, and where the damage is); any damage fails the command.
+            let mut damaged = Vec::new();
             for f in files {
-                print!("{}", info(f)?);
+                let report = info(f)?;
+                print!("{}", report.text);
+                if report.damaged {
+                    damaged.push(f.display().to_string());
+                }
             }
-            Ok(())
+            if damaged.is_empty() {
+                Ok(())
+            } else {
+                Err(format!("damaged: {}", damaged.join(", ")))
+            }
         }
         None => generate(&args.generate),
     }
 }
 
-/// What a data file holds, as text.
-pub fn info(path: &Path) -> Result<String, String> {
-    let d = data::read_file(path)?;
+/// What `tiao datagen info` says about a file.
+pub struct Info {
+    pub text: String,
+    /// The file is damaged: the text describes its whole chunks, then the
+    /// damage and what of the file can be kept.
+    pub damaged: bool,
+}
+
+/// What a data file holds, as text: the whole chunks of a damaged file
+/// are described as well, followed by the damage (whoever recovers the
+/// file needs both).
+pub fn info(path: &Path) -> Result<Info, String> {
+    let scan = data::scan_file(path)?;
+    let mut text = if scan.data.chunks.is_empty() {
+        format!("{}: no whole chunk\n", path.display())
+    } else {
+        summary(path, &scan.data)
+    };
+    if let Some(d) = &scan.damage {
+        text += &format!("  damaged at {d}; {}\n", scan.whole_prefix(path));
+    } else if scan.data.chunks.is_empty() {
+        return Err(format!("{}: no data", path.display()));
+    }
+    Ok(Info {
+        text,
+        damaged: scan.damage.is_some(),
+    })
+}
+
+fn summary(path: &Path, d: &data::Dataset) -> String {
     let games: u64 = d.chunks.iter().map(|c| u64::from(c.games)).sum();
     let n = d.records.len().max(1) as f64;
     let (mut w, mut dr, mut l) = (0, 0, 0);
@@ -311,7 +349,7 @@ pub fn info(path: &Path) -> Result<String, String> {
     let mean_ply = d.records.iter().map(|r| f64::from(r.ply)).sum::<f64>() / n;
     let shards: std::collections::BTreeSet<(u32, u32)> =
         d.chunks.iter().map(|c| (c.shard, c.shards)).collect();
-    Ok(format!(
+    format!(
         "{}: {} positions, {games} games, {} chunks, variant {}, shards {:?}\n  results (White): {:.1}% wins, {:.1}% draws, {:.1}% losses; mean ply {mean_ply:.1}\n",
         path.display(),
         d.records.len(),
@@ -321,7 +359,7 @@ pub fn info(path: &Path) -> Result<String, String> {
         100.0 * f64::from(w) / n,
         100.0 * f64::from(dr) / n,
         100.0 * f64::from(l) / n,
-    ))
+    )
 }
 
 fn generate(a: &GenerateArgs) -> Result<(), String> {

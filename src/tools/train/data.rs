@@ -296,6 +296,24 @@ pub struct Scan {
     pub torn: Option<Torn>,
 }
 
+impl Scan {
+    /// What of a damaged file can be kept, for the messages that refuse
+    /// it: the whole chunks before the damage and the command that keeps
+    /// them.
+    pub fn whole_prefix(&self, path: &Path) -> String {
+        if self.valid_bytes == 0 {
+            return "no whole chunk comes before it".into();
+        }
+        format!(
+            "its first {valid} bytes are whole chunks ({n} positions): \
+             `truncate -s {valid} {path}` keeps them",
+            valid = self.valid_bytes,
+            n = self.data.records.len(),
+            path = path.display()
+        )
+    }
+}
+
 /// A chunk the file ends inside.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum Torn {
@@ -402,13 +420,19 @@ fn read_full(r: &mut dyn Read, buf: &mut [u8]) -> std::io::Result<usize> {
     Ok(n)
 }
 
-/// Read a whole file; any damage is an error naming the file and byte.
-pub fn read_file(path: &Path) -> Result<Dataset, String> {
+/// Scan a whole file.
+pub fn scan_file(path: &Path) -> Result<Scan, String> {
     let f =
         std::fs::File::open(path).map_err(|e| format!("cannot open {}: {e}", path.display()))?;
-    let s = scan(&mut std::io::BufReader::new(f));
-    if let Some(d) = s.damage {
-        return Err(format!("{}: {d}", path.display()));
+    Ok(scan(&mut std::io::BufReader::new(f)))
+}
+
+/// Read a whole file; any damage is an error naming the file and byte,
+/// and what of it can be kept.
+pub fn read_file(path: &Path) -> Result<Dataset, String> {
+    let s = scan_file(path)?;
+    if let Some(d) = &s.damage {
+        return Err(format!("{}: {d}; {}", path.display(), s.whole_prefix(path)));
     }
     if s.data.chunks.is_empty() {
         return Err(format!("{}: no data", path.display()));

@@ -308,12 +308,10 @@ fn generate<R: Rules, E: Evaluate<Position<R>> + Sync>(
             && !ours
         {
             return Err(format!(
-                "{out}: {d}: not the torn end of this run, so it is left as it is; \
-                 its first {valid} bytes are whole chunks ({n} positions): \
-                 `truncate -s {valid} {out}` keeps them, or give another --out",
-                out = cfg.out.display(),
-                valid = scan.valid_bytes,
-                n = scan.data.records.len()
+                "{}: {d}: not the torn end of this run, so it is left as it is; \
+                 {}, or give another --out",
+                cfg.out.display(),
+                scan.whole_prefix(&cfg.out)
             ));
         }
         if let Some(d) = &scan.damage {
