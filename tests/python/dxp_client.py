@@ -28,6 +28,7 @@ report the fields of the game request it received.
 
 Usage: dxp_client.py PATH_TO_TIAO
 """
+import faulthandler
 import os
 import random
 import re
@@ -45,6 +46,8 @@ from draughts.engine import DXPEngine
 from draughts.engines.dxp_communication.dxp_classes import MySocket
 
 MAX_PLIES = 400
+# Seconds the whole script may take (it takes about a minute).
+WHOLE_RUN_LIMIT = 600
 # How long Tiao may take over one move (it thinks 20 ms a move).
 MOVE_WAIT = 30.0
 GAMES_PER_ROLE = 2
@@ -256,6 +259,10 @@ def show_logs(work):
 
 
 def main():
+    # pydraughts waits for its peer without a time limit: a peer that never
+    # answers would hang make test. Past this, every thread's stack is
+    # printed and the process exits with an error.
+    faulthandler.dump_traceback_later(WHOLE_RUN_LIMIT, exit=True)
     binary = os.path.abspath(sys.argv[1])
     with tempfile.TemporaryDirectory(prefix="tiao-dxp-client-") as work:
         try:

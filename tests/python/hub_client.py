@@ -5,6 +5,7 @@ processes, and pydraughts' own rules check every move Tiao sends.
 
 Usage: hub_client.py PATH_TO_TIAO
 """
+import faulthandler
 import os
 import random
 import sys
@@ -13,6 +14,8 @@ from draughts import WHITE, Board, Move
 from draughts.engine import HubEngine, Limit
 
 MAX_PLIES = 400
+# Seconds the whole script may take (it takes about a minute).
+WHOLE_RUN_LIMIT = 600
 
 
 def play_game(binary, limit_for, seed):
@@ -56,6 +59,10 @@ def play_game(binary, limit_for, seed):
 
 
 def main():
+    # pydraughts waits for its peer without a time limit: a peer that never
+    # answers would hang make test. Past this, every thread's stack is
+    # printed and the process exits with an error.
+    faulthandler.dump_traceback_later(WHOLE_RUN_LIMIT, exit=True)
     binary = os.path.abspath(sys.argv[1])
     setups = [
         ("move time 20 ms", lambda ply: Limit(movetime=0.02)),
