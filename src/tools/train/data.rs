@@ -309,8 +309,19 @@ impl Scan {
              `truncate -s {valid} {path}` keeps them",
             valid = self.valid_bytes,
             n = self.data.records.len(),
-            path = path.display()
+            path = shell_word(&path.display().to_string())
         )
+    }
+}
+
+/// `text` as one word of a POSIX shell command, quoted only if it needs to
+/// be, so that the command a message suggests can be pasted as it is.
+fn shell_word(text: &str) -> String {
+    let plain = |c: char| c.is_ascii_alphanumeric() || "_./-+,:@%".contains(c);
+    if !text.is_empty() && text.chars().all(plain) {
+        text.to_string()
+    } else {
+        format!("'{}'", text.replace('\'', r"'\''"))
     }
 }
 
@@ -481,4 +492,18 @@ pub fn merge(inputs: &[std::path::PathBuf], out: &Path) -> Result<(usize, usize)
         .and_then(|_| std::fs::rename(&tmp, out))
         .map_err(|e| format!("cannot write {}: {e}", out.display()))?;
     Ok((chunks, records))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::shell_word;
+
+    #[test]
+    fn a_suggested_path_pastes_into_a_shell_as_one_word() {
+        assert_eq!(shell_word("data/intl-s16.bin"), "data/intl-s16.bin");
+        assert_eq!(shell_word("my data.bin"), "'my data.bin'");
+        assert_eq!(shell_word("it's.bin"), r"'it'\''s.bin'");
+        assert_eq!(shell_word("$HOME;rm"), "'$HOME;rm'");
+        assert_eq!(shell_word(""), "''");
+    }
 }
