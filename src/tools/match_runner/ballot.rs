@@ -153,9 +153,13 @@ impl Ballot {
 
     /// Read a ballot file.
     pub fn load(path: &std::path::Path) -> Result<Ballot, String> {
-        let text = std::fs::read_to_string(path)
-            .map_err(|e| format!("cannot read openings file {}: {e}", path.display()))?;
-        Ballot::parse(&text, &path.display().to_string())
+        Ballot::parse(&Ballot::read(path)?, &path.display().to_string())
+    }
+
+    /// A ballot file's text, for [`Ballot::parse`].
+    pub fn read(path: &std::path::Path) -> Result<String, String> {
+        std::fs::read_to_string(path)
+            .map_err(|e| format!("cannot read openings file {}: {e}", path.display()))
     }
 
     /// A ballot of one game from the start position (`--openings none`).

@@ -16,7 +16,7 @@
 
 use super::adjudicate::WinStreak;
 use super::data::{self, ChunkHeader, DECISIVE, Record, THREATENED};
-use super::openings::{load_ballot, random_opening, random_plies};
+use super::openings::{parse_ballot, random_opening, random_plies};
 use super::rng::{Rng, game_seed};
 use crate::board::{Colour, Outcome, Position, Rules, Variant};
 use crate::eval::Evaluator;
@@ -27,6 +27,7 @@ use crate::game::{Evaluate, Game as _};
 use crate::record::GameHistory;
 use crate::search::score::{WIN_BOUND, is_decisive};
 use crate::search::{Limits, Mode, Params, Root, Searcher};
+use crate::tools::match_runner::ballot::Ballot;
 use crate::tools::workers::on_threads;
 use indicatif::{ProgressBar, ProgressStyle};
 use std::collections::BTreeMap;
@@ -231,9 +232,12 @@ fn generate<R: Rules, E: Evaluate<Position<R>> + Sync>(
     let start_time = Instant::now();
     let (ballot, ballot_text) = match &cfg.openings {
         Some(p) => {
-            let text = std::fs::read_to_string(p)
-                .map_err(|e| format!("cannot read openings file {}: {e}", p.display()))?;
-            (Some(load_ballot::<R>(p)?), text)
+            let text = Ballot::read(p)?;
+            // One read: the settings' hash is of the openings played.
+            (
+                Some(parse_ballot::<R>(&text, &p.display().to_string())?),
+                text,
+            )
         }
         None => (None, String::new()),
     };

@@ -40,7 +40,13 @@ fn ballot_games<R: Rules>(ballot: &Ballot) -> Result<Vec<GameHistory<R>>, String
 
 /// Read a ballot file.
 pub fn load_ballot<R: Rules>(path: &std::path::Path) -> Result<Vec<GameHistory<R>>, String> {
-    let ballot = Ballot::load(path)?;
+    parse_ballot(&Ballot::read(path)?, &path.display().to_string())
+}
+
+/// A ballot from its text (`source` names it in errors): for a caller
+/// that keeps the text too, so that both come from one read of the file.
+pub fn parse_ballot<R: Rules>(text: &str, source: &str) -> Result<Vec<GameHistory<R>>, String> {
+    let ballot = Ballot::parse(text, source)?;
     // A ballot says its variant; openings of one rule set played under
     // another would make data (or a duel) of the wrong game.
     ballot.check_variant(R::VARIANT.into())?;
