@@ -167,6 +167,11 @@ fn info_reports_the_whole_chunks_of_a_damaged_file() {
         "{}",
         info.text
     );
+    assert!(
+        !info.text.contains("resumes"),
+        "not a torn end: {}",
+        info.text
+    );
 
     bytes[100] ^= 1;
     std::fs::write(&p, &bytes).expect("write");
@@ -182,6 +187,47 @@ fn info_reports_the_whole_chunks_of_a_damaged_file() {
         info.text
     );
     let _ = std::fs::remove_file(p);
+}
+
+/// A file that ends inside a chunk is what a run leaves, running or
+/// stopped: while a run holds the file it is reported as being written
+/// (not damaged); otherwise the report says the run resumes it. Reading
+/// that fails (a directory) is an error, never a suggestion to cut.
+#[test]
+fn info_tells_a_run_in_progress_from_damage() {
+    let positions = random_positions::<International>(50, 4);
+    let records: Vec<Record> = positions.iter().map(|p| Record::new(p, 0, 0, 0)).collect();
+    let one = data::chunk_bytes(&header(50, 0), &records);
+    let mut bytes = one.clone();
+    bytes.extend(&one[..data::HEADER_BYTES + 40]);
+    let p = temp_path("info-torn.bin");
+    std::fs::write(&p, &bytes).expect("write");
+
+    let writer = std::fs::OpenOptions::new()
+        .append(true)
+        .open(&p)
+        .expect("open");
+    writer.lock().expect("lock");
+    let info = cli::info(&p).expect("a report");
+    assert!(!info.damaged, "{}", info.text);
+    assert!(info.text.contains("being written"), "{}", info.text);
+    drop(writer);
+
+    let info = cli::info(&p).expect("a report");
+    assert!(info.damaged);
+    assert!(info.text.contains("resumes it"), "{}", info.text);
+    assert!(
+        info.text.contains(&format!("truncate -s {}", one.len())),
+        "{}",
+        info.text
+    );
+    let _ = std::fs::remove_file(&p);
+
+    let dir = temp_path("info-dir.bin");
+    std::fs::create_dir_all(&dir).expect("mkdir");
+    let e = cli::info(&dir).err().expect("a directory is an error");
+    assert!(!e.contains("truncate"), "{e}");
+    let _ = std::fs::remove_dir(dir);
 }
 
 fn small_run(out: &std::path::Path, games: u64, shard: u32, shards: u32) -> DatagenConfig {

@@ -28,7 +28,6 @@ report the fields of the game request it received.
 
 Usage: dxp_client.py PATH_TO_TIAO
 """
-import faulthandler
 import os
 import random
 import re
@@ -45,12 +44,18 @@ from draughts import BLACK, WHITE, Board
 from draughts.engine import DXPEngine
 from draughts.engines.dxp_communication.dxp_classes import MySocket
 
+import watchdog
+
 MAX_PLIES = 400
 # Seconds the whole script may take (it takes about a minute).
 WHOLE_RUN_LIMIT = 600
 # How long Tiao may take over one move (it thinks 20 ms a move).
 MOVE_WAIT = 30.0
 GAMES_PER_ROLE = 2
+
+
+# Far above any DXP message (pydraughts itself cuts them at 127 bytes).
+MAX_MESSAGE = 4096
 
 
 class FramedSocket(MySocket):
@@ -68,6 +73,8 @@ class FramedSocket(MySocket):
             if not chunk:
                 raise ConnectionError("the peer closed the connection")
             self.pending += chunk
+            if len(self.pending) > MAX_MESSAGE and b"\0" not in self.pending:
+                raise ConnectionError(f"over {MAX_MESSAGE} bytes without a NUL")
         message, _, self.pending = self.pending.partition(b"\0")
         return message.decode("ascii", errors="replace").strip()
 
@@ -183,11 +190,12 @@ def listening_role(binary, work):
     """Tiao listens; pydraughts connects, once per game."""
     pdn = os.path.join(work, "listen.pdn")
     err_path = os.path.join(work, "listen.err")
+    watchdog.show_on_timeout(err_path)
     env = dict(os.environ, RUST_LOG="info")
     with open(err_path, "w") as err:
-        tiao = subprocess.Popen(
+        tiao = watchdog.watch(subprocess.Popen(
             [binary, "dxp", "--listen", "127.0.0.1:0", "--move-time", "0.02", "--pdn", pdn],
-            stdout=subprocess.PIPE, stderr=err, text=True, env=env)
+            stdout=subprocess.PIPE, stderr=err, text=True, env=env))
     try:
         line = tiao.stdout.readline()
         assert line.startswith("listening on "), line
@@ -225,11 +233,12 @@ def connecting_role(binary, work):
         port = server.getsockname()[1]
         pdn = os.path.join(work, f"connect-{game}.pdn")
         err_path = os.path.join(work, f"connect-{game}.err")
+        watchdog.show_on_timeout(err_path)
         with open(err_path, "w") as err:
-            tiao = subprocess.Popen(
+            tiao = watchdog.watch(subprocess.Popen(
                 [binary, "dxp", "--connect", f"127.0.0.1:{port}", "--move-time", "0.02",
                  "--ponder", "--pdn", pdn],
-                stdout=subprocess.DEVNULL, stderr=err, env=dict(os.environ, RUST_LOG="info"))
+                stdout=subprocess.DEVNULL, stderr=err, env=dict(os.environ, RUST_LOG="info")))
         try:
             engine = framed(AcceptedDXPEngine(server, options={"engine-opened": True},
                                               initial_time=60))
@@ -259,10 +268,7 @@ def show_logs(work):
 
 
 def main():
-    # pydraughts waits for its peer without a time limit: a peer that never
-    # answers would hang make test. Past this, every thread's stack is
-    # printed and the process exits with an error.
-    faulthandler.dump_traceback_later(WHOLE_RUN_LIMIT, exit=True)
+    watchdog.start(WHOLE_RUN_LIMIT)
     binary = os.path.abspath(sys.argv[1])
     with tempfile.TemporaryDirectory(prefix="tiao-dxp-client-") as work:
         try:

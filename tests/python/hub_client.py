@@ -5,13 +5,14 @@ processes, and pydraughts' own rules check every move Tiao sends.
 
 Usage: hub_client.py PATH_TO_TIAO
 """
-import faulthandler
 import os
 import random
 import sys
 
 from draughts import WHITE, Board, Move
 from draughts.engine import HubEngine, Limit
+
+import watchdog
 
 MAX_PLIES = 400
 # Seconds the whole script may take (it takes about a minute).
@@ -22,6 +23,7 @@ def play_game(binary, limit_for, seed):
     rng = random.Random(seed)
     engines = {WHITE: HubEngine([binary, "hub"]), "black": HubEngine([binary, "hub"])}
     for e in engines.values():
+        watchdog.watch(e.p)
         assert e.id.get("name") == "Tiao", e.id
         assert "variant" in e.options and "normal" in e.variants, (e.options, e.variants)
         e.init()
@@ -59,10 +61,7 @@ def play_game(binary, limit_for, seed):
 
 
 def main():
-    # pydraughts waits for its peer without a time limit: a peer that never
-    # answers would hang make test. Past this, every thread's stack is
-    # printed and the process exits with an error.
-    faulthandler.dump_traceback_later(WHOLE_RUN_LIMIT, exit=True)
+    watchdog.start(WHOLE_RUN_LIMIT)
     binary = os.path.abspath(sys.argv[1])
     setups = [
         ("move time 20 ms", lambda ply: Limit(movetime=0.02)),

@@ -287,19 +287,24 @@ pub fn run_datagen(args: &DatagenArgs) -> Result<(), String> {
         }
         Some(DatagenAction::Info { files }) => {
             // Every file is reported, a damaged one too (what is whole in
-            // it, and where the damage is); any damage fails the command.
-            let mut damaged = Vec::new();
+            // it, and where the damage is); any damage or unreadable file
+            // fails the command, once all are reported.
+            let mut failed = Vec::new();
             for f in files {
-                let report = info(f)?;
-                print!("{}", report.text);
-                if report.damaged {
-                    damaged.push(f.display().to_string());
+                match info(f) {
+                    Ok(report) => {
+                        print!("{}", report.text);
+                        if report.damaged {
+                            failed.push(format!("{}: damaged", f.display()));
+                        }
+                    }
+                    Err(e) => failed.push(e),
                 }
             }
-            if damaged.is_empty() {
+            if failed.is_empty() {
                 Ok(())
             } else {
-                Err(format!("damaged: {}", damaged.join(", ")))
+                Err(failed.join("; "))
             }
         }
         None => generate(&args.generate),
@@ -319,20 +324,44 @@ pub struct Info {
 /// file needs both).
 pub fn info(path: &Path) -> Result<Info, String> {
     let scan = data::scan_file(path)?;
+    if let Some(d) = scan.damage.as_ref().filter(|_| scan.read_error) {
+        return Err(format!("{}: {d}", path.display()));
+    }
     let mut text = if scan.data.chunks.is_empty() {
         format!("{}: no whole chunk\n", path.display())
     } else {
         summary(path, &scan.data)
     };
-    if let Some(d) = &scan.damage {
-        text += &format!("  damaged at {d}; {}\n", scan.whole_prefix(path));
-    } else if scan.data.chunks.is_empty() {
-        return Err(format!("{}: no data", path.display()));
+    let Some(d) = &scan.damage else {
+        if scan.data.chunks.is_empty() {
+            return Err(format!("{}: no data", path.display()));
+        }
+        return Ok(Info {
+            text,
+            damaged: false,
+        });
+    };
+    // A run writing the file holds its lock, and its last chunk is in
+    // flight: that is progress, not damage.
+    if scan.torn.is_some() && being_written(path) {
+        text += "  being written: a datagen run holds the file; its last chunk is in flight\n";
+        return Ok(Info {
+            text,
+            damaged: false,
+        });
     }
+    text += &format!("  damaged at {d}; {}\n", scan.whole_prefix(path));
     Ok(Info {
         text,
-        damaged: scan.damage.is_some(),
+        damaged: true,
     })
+}
+
+/// Whether a datagen run holds `path` (it locks its `--out` while it
+/// writes).
+fn being_written(path: &Path) -> bool {
+    std::fs::File::open(path)
+        .is_ok_and(|f| matches!(f.try_lock_shared(), Err(std::fs::TryLockError::WouldBlock)))
 }
 
 fn summary(path: &Path, d: &data::Dataset) -> String {

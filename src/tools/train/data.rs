@@ -294,6 +294,9 @@ pub struct Scan {
     /// once it has checked the chunk was its own. Anything else (a foreign
     /// file, a checksum that fails, another version) is left as it is.
     pub torn: Option<Torn>,
+    /// Reading failed (an I/O error, a directory): the bytes past
+    /// `valid_bytes` were not seen, so nothing says they are damaged.
+    pub read_error: bool,
 }
 
 impl Scan {
@@ -301,21 +304,53 @@ impl Scan {
     /// it: the whole chunks before the damage and the command that keeps
     /// them.
     pub fn whole_prefix(&self, path: &Path) -> String {
-        if self.valid_bytes == 0 {
-            return "no whole chunk comes before it".into();
+        if self.read_error {
+            // An unreadable disk is not a damaged file: cutting would lose
+            // whatever could not be read.
+            return format!(
+                "the first {} bytes were read as whole chunks; the rest could not be read",
+                self.valid_bytes
+            );
         }
-        format!(
-            "its first {valid} bytes are whole chunks ({n} positions): \
-             `truncate -s {valid} {path}` keeps them",
-            valid = self.valid_bytes,
-            n = self.data.records.len(),
-            path = shell_word(&path.display().to_string())
-        )
+        let keep = if self.valid_bytes == 0 {
+            "no whole chunk comes before it".to_string()
+        } else {
+            let n = self.data.records.len();
+            let valid = self.valid_bytes;
+            match path.to_str() {
+                Some(p) => format!(
+                    "its first {valid} bytes are whole chunks ({n} positions): \
+                     `truncate -s {valid} {}` keeps them",
+                    shell_path(p)
+                ),
+                None => format!("its first {valid} bytes are whole chunks ({n} positions)"),
+            }
+        };
+        if self.torn.is_some() {
+            // What a run in progress, or one stopped, leaves: rerunning it
+            // resumes and cuts its own chunk; a cut under a writer would
+            // break the chunk it is finishing.
+            format!(
+                "it ends inside a chunk, as a datagen run still writing or stopped \
+                 leaves it (the same datagen command resumes it); {keep}"
+            )
+        } else {
+            keep
+        }
     }
 }
 
-/// `text` as one word of a POSIX shell command, quoted only if it needs to
-/// be, so that the command a message suggests can be pasted as it is.
+/// A path as one word of a POSIX shell command, quoted only if it needs
+/// to be, so that the command a message suggests can be pasted as it is
+/// (a relative path starting with `-` gets `./`, or it would read as an
+/// option).
+fn shell_path(path: &str) -> String {
+    if path.starts_with('-') {
+        return shell_word(&format!("./{path}"));
+    }
+    shell_word(path)
+}
+
 fn shell_word(text: &str) -> String {
     let plain = |c: char| c.is_ascii_alphanumeric() || "_./-+,:@%".contains(c);
     if !text.is_empty() && text.chars().all(plain) {
@@ -362,6 +397,7 @@ pub fn scan(r: &mut dyn Read) -> Scan {
             Ok(_) => {}
             Err(e) => {
                 out.damage = Some(format!("byte {at}: {e}"));
+                out.read_error = true;
                 break;
             }
         }
@@ -387,6 +423,7 @@ pub fn scan(r: &mut dyn Read) -> Scan {
             }
             Err(e) => {
                 out.damage = Some(format!("byte {at}: {e}"));
+                out.read_error = true;
                 break;
             }
         }
@@ -496,14 +533,15 @@ pub fn merge(inputs: &[std::path::PathBuf], out: &Path) -> Result<(usize, usize)
 
 #[cfg(test)]
 mod tests {
-    use super::shell_word;
+    use super::shell_path;
 
     #[test]
     fn a_suggested_path_pastes_into_a_shell_as_one_word() {
-        assert_eq!(shell_word("data/intl-s16.bin"), "data/intl-s16.bin");
-        assert_eq!(shell_word("my data.bin"), "'my data.bin'");
-        assert_eq!(shell_word("it's.bin"), r"'it'\''s.bin'");
-        assert_eq!(shell_word("$HOME;rm"), "'$HOME;rm'");
-        assert_eq!(shell_word(""), "''");
+        assert_eq!(shell_path("data/intl-s16.bin"), "data/intl-s16.bin");
+        assert_eq!(shell_path("my data.bin"), "'my data.bin'");
+        assert_eq!(shell_path("it's.bin"), r"'it'\''s.bin'");
+        assert_eq!(shell_path("$HOME;rm"), "'$HOME;rm'");
+        assert_eq!(shell_path("-x.bin"), "./-x.bin");
+        assert_eq!(shell_path(""), "''");
     }
 }
