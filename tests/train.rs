@@ -75,11 +75,16 @@ fn data_format_round_trips() {
     }
 }
 
+/// One chunk of 50 random positions (seeded), as bytes.
+fn chunk_of_fifty(seed: u64) -> Vec<u8> {
+    let positions = random_positions::<International>(50, seed);
+    let records: Vec<Record> = positions.iter().map(|p| Record::new(p, 0, 0, 0)).collect();
+    data::chunk_bytes(&header(50, 0), &records)
+}
+
 #[test]
 fn damaged_data_is_detected() {
-    let positions = random_positions::<International>(50, 2);
-    let records: Vec<Record> = positions.iter().map(|p| Record::new(p, 0, 0, 0)).collect();
-    let one = data::chunk_bytes(&header(50, 0), &records);
+    let one = chunk_of_fifty(2);
     let mut two = one.clone();
     two.extend(&one);
 
@@ -141,9 +146,7 @@ fn damaged_data_is_detected() {
 /// command fails); a file damaged in its first chunk has nothing whole.
 #[test]
 fn info_reports_the_whole_chunks_of_a_damaged_file() {
-    let positions = random_positions::<International>(50, 3);
-    let records: Vec<Record> = positions.iter().map(|p| Record::new(p, 0, 0, 0)).collect();
-    let one = data::chunk_bytes(&header(50, 0), &records);
+    let one = chunk_of_fifty(3);
     let mut bytes = one.clone();
     bytes.extend(&one);
     bytes[one.len() + 100] ^= 1;
@@ -195,9 +198,7 @@ fn info_reports_the_whole_chunks_of_a_damaged_file() {
 /// that fails (a directory) is an error, never a suggestion to cut.
 #[test]
 fn info_tells_a_run_in_progress_from_damage() {
-    let positions = random_positions::<International>(50, 4);
-    let records: Vec<Record> = positions.iter().map(|p| Record::new(p, 0, 0, 0)).collect();
-    let one = data::chunk_bytes(&header(50, 0), &records);
+    let one = chunk_of_fifty(4);
     let mut bytes = one.clone();
     bytes.extend(&one[..data::HEADER_BYTES + 40]);
     let p = temp_path("info-torn.bin");

@@ -327,34 +327,26 @@ pub fn info(path: &Path) -> Result<Info, String> {
     if let Some(d) = scan.damage.as_ref().filter(|_| scan.read_error) {
         return Err(format!("{}: {d}", path.display()));
     }
+    if scan.damage.is_none() && scan.data.chunks.is_empty() {
+        return Err(format!("{}: no data", path.display()));
+    }
     let mut text = if scan.data.chunks.is_empty() {
         format!("{}: no whole chunk\n", path.display())
     } else {
         summary(path, &scan.data)
     };
-    let Some(d) = &scan.damage else {
-        if scan.data.chunks.is_empty() {
-            return Err(format!("{}: no data", path.display()));
+    let mut damaged = false;
+    if let Some(d) = &scan.damage {
+        // A run writing the file holds its lock, and its last chunk is in
+        // flight: that is progress, not damage.
+        if scan.torn.is_some() && being_written(path) {
+            text += "  being written: a datagen run holds the file; its last chunk is in flight\n";
+        } else {
+            text += &format!("  damaged at {d}; {}\n", scan.whole_prefix(path));
+            damaged = true;
         }
-        return Ok(Info {
-            text,
-            damaged: false,
-        });
-    };
-    // A run writing the file holds its lock, and its last chunk is in
-    // flight: that is progress, not damage.
-    if scan.torn.is_some() && being_written(path) {
-        text += "  being written: a datagen run holds the file; its last chunk is in flight\n";
-        return Ok(Info {
-            text,
-            damaged: false,
-        });
     }
-    text += &format!("  damaged at {d}; {}\n", scan.whole_prefix(path));
-    Ok(Info {
-        text,
-        damaged: true,
-    })
+    Ok(Info { text, damaged })
 }
 
 /// Whether a datagen run holds `path` (it locks its `--out` while it

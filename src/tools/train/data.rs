@@ -345,18 +345,16 @@ impl Scan {
 /// (a relative path starting with `-` gets `./`, or it would read as an
 /// option).
 fn shell_path(path: &str) -> String {
-    if path.starts_with('-') {
-        return shell_word(&format!("./{path}"));
-    }
-    shell_word(path)
-}
-
-fn shell_word(text: &str) -> String {
-    let plain = |c: char| c.is_ascii_alphanumeric() || "_./-+,:@%".contains(c);
-    if !text.is_empty() && text.chars().all(plain) {
-        text.to_string()
+    let path = if path.starts_with('-') {
+        format!("./{path}")
     } else {
-        format!("'{}'", text.replace('\'', r"'\''"))
+        path.to_string()
+    };
+    let plain = |c: char| c.is_ascii_alphanumeric() || "_./-+,:@%".contains(c);
+    if !path.is_empty() && path.chars().all(plain) {
+        path
+    } else {
+        format!("'{}'", path.replace('\'', r"'\''"))
     }
 }
 
