@@ -271,6 +271,7 @@ def main():
     watchdog.start(WHOLE_RUN_LIMIT)
     binary = os.path.abspath(sys.argv[1])
     with tempfile.TemporaryDirectory(prefix="tiao-dxp-client-") as work:
+        watchdog.remove_on_timeout(work)
         try:
             listening_role(binary, work)
             connecting_role(binary, work)

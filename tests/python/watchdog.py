@@ -3,17 +3,22 @@
 pydraughts waits for its peer without a time limit, so a Tiao that never
 answers would hang `make test`. Past the limit the watchdog prints every
 thread's stack and the logs it was given, kills the Tiao processes it
-was given (a listening Tiao would otherwise outlive the test), and exits
-with status 1. `faulthandler`'s own exit would skip both.
+was given (a listening Tiao would otherwise outlive the test), removes
+the temporary directories it was given, and exits with status 1.
+`faulthandler`'s own exit would skip all three (and `os._exit` skips a
+`TemporaryDirectory`'s clean-up).
 """
 import faulthandler
 import os
+import shutil
 import sys
 import threading
 
-# Processes to kill and log files to print when the time runs out.
+# Processes to kill, log files to print and directories to remove when
+# the time runs out.
 _children = []
 _logs = []
+_dirs = []
 
 
 def watch(process):
@@ -25,6 +30,13 @@ def watch(process):
 def show_on_timeout(path):
     """Print the file at `path` (a Tiao log) if the time runs out."""
     _logs.append(path)
+
+
+def remove_on_timeout(path):
+    """Remove the directory at `path` if the time runs out (after its logs
+    are printed)."""
+    _dirs.append(path)
+    return path
 
 
 def _expire(seconds):
@@ -40,6 +52,9 @@ def _expire(seconds):
     for p in _children:
         if p.poll() is None:
             p.kill()
+            p.wait()
+    for path in _dirs:
+        shutil.rmtree(path, ignore_errors=True)
     sys.stderr.flush()
     sys.stdout.flush()
     os._exit(1)

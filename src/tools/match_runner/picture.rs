@@ -91,13 +91,19 @@ pub fn path_for(svg: Option<&Path>, pdn: Option<&Path>) -> Option<PathBuf> {
 
 /// The picture's file beside `file`: its name with `.svg` for its
 /// extension, or `.svg` added when it already has that extension, so the
-/// picture never overwrites the file it belongs to (games, weights).
+/// picture never overwrites the file it belongs to (games, weights). The
+/// extension is compared without case: on a case-insensitive file system
+/// (macOS, Windows) `w.svg` is the file `w.SVG`.
 pub fn svg_beside(file: &Path) -> PathBuf {
-    let svg = file.with_extension("svg");
-    if svg == file {
-        PathBuf::from(format!("{}.svg", file.display()))
+    if file
+        .extension()
+        .is_some_and(|e| e.eq_ignore_ascii_case("svg"))
+    {
+        let mut name = file.as_os_str().to_owned();
+        name.push(".svg");
+        PathBuf::from(name)
     } else {
-        svg
+        file.with_extension("svg")
     }
 }
 
@@ -531,6 +537,14 @@ mod tests {
             path_for(None, Some(Path::new("odd.svg"))),
             Some(PathBuf::from("odd.svg.svg"))
         );
+        // Nor one named .SVG, which a case-insensitive file system would
+        // take `odd.svg` for.
+        assert_eq!(
+            path_for(None, Some(Path::new("odd.SVG"))),
+            Some(PathBuf::from("odd.SVG.svg"))
+        );
+        assert_eq!(svg_beside(Path::new("w.Svg")), PathBuf::from("w.Svg.svg"));
+        assert_eq!(svg_beside(Path::new("w.bin")), PathBuf::from("w.svg"));
     }
 
     #[test]
