@@ -36,7 +36,6 @@ def remove_on_timeout(path):
     """Remove the directory at `path` if the time runs out (after its logs
     are printed)."""
     _dirs.append(path)
-    return path
 
 
 def _expire(seconds):
