@@ -235,6 +235,20 @@ fn the_sprt_stops_a_lopsided_match_early() {
     assert_eq!(games.len() as u32, n);
     assert_eq!(games.len() % 2, 0, "pairs under way were finished");
     assert!(games.iter().all(|g| g.tag("WhiteTimeControl").is_some()));
+    // Resumed, the test stands decided by the games already played.
+    let before = std::fs::read(&pdn).expect("PDN");
+    args.push("--resume".into());
+    let again = run(&args);
+    let resumed = String::from_utf8_lossy(&again.stdout);
+    assert!(again.status.success(), "{resumed}");
+    assert!(resumed.contains("H1 accepted"), "{resumed}");
+    assert!(
+        resumed.contains(&format!("resumed: {n} games read back from")),
+        "{resumed}"
+    );
+    assert!(resumed.contains(" 0 played now"), "{resumed}");
+    assert_eq!(table_row(&resumed, "strong vs weak")[0], n);
+    assert_eq!(std::fs::read(&pdn).expect("PDN"), before);
     // The picture next to the PDN shows the test's course: the LLR from 0
     // after each pair, between the two bounds, and the decision.
     let svg = std::fs::read_to_string(tmp("sprt.svg")).expect("the picture");
@@ -274,6 +288,97 @@ fn the_sprt_stops_a_lopsided_match_early() {
         texts.iter().any(|t| t.starts_with("H0 accepted at ")),
         "{texts:?}"
     );
+}
+
+/// `tiao match --resume` between alpha and `second`, `games` games, into `pdn`.
+fn resumed_match(pdn: &Path, games: u32, second: &str) -> Output {
+    let mut args = strings(&["match", "--quiet", "--resume", "--tc", "nodes=300"]);
+    args.extend(tiao_engine("alpha"));
+    args.extend(tiao_engine(second));
+    args.extend(strings(&["--games", &games.to_string(), "--pdn"]));
+    args.push(pdn.display().to_string());
+    run(&args)
+}
+
+/// The game numbers of a PDN file, in file order (the order the games
+/// finished in).
+fn rounds(path: &Path) -> Vec<u32> {
+    read_games(path)
+        .iter()
+        .map(|g| g.tag("Round").and_then(|r| r.parse().ok()).expect("Round"))
+        .collect()
+}
+
+fn sorted(mut v: Vec<u32>) -> Vec<u32> {
+    v.sort_unstable();
+    v
+}
+
+#[test]
+fn a_resumed_match_plays_only_the_games_its_pdn_lacks() {
+    let pdn = tmp("resume.pdn");
+    let _ = std::fs::remove_file(&pdn);
+    // Without a file, --resume starts the match.
+    let out = resumed_match(&pdn, 4, "beta");
+    assert!(out.status.success(), "{out:?}");
+    assert_eq!(sorted(rounds(&pdn)), [1, 2, 3, 4]);
+    let first_run = std::fs::read_to_string(&pdn).expect("PDN");
+    // The same command with more games keeps the four and plays four more.
+    let out = resumed_match(&pdn, 8, "beta");
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    assert!(out.status.success(), "{out:?}");
+    assert!(
+        stdout.contains("resumed: 4 games read back from") && stdout.contains("4 played now"),
+        "{stdout}"
+    );
+    let [n, w, d, l] = table_row(&stdout, "alpha vs beta");
+    assert_eq!(n, 8, "{stdout}");
+    let games = read_games(&pdn);
+    let points: Vec<u32> = games.iter().map(|g| half_points(g, "alpha")).collect();
+    assert_eq!(w, points.iter().filter(|&&p| p == 2).count() as u32);
+    assert_eq!(d, points.iter().filter(|&&p| p == 1).count() as u32);
+    assert_eq!(l, points.iter().filter(|&&p| p == 0).count() as u32);
+    let text = std::fs::read_to_string(&pdn).expect("PDN");
+    assert!(
+        text.starts_with(&first_run),
+        "the first run's games are kept as written"
+    );
+    assert_eq!(sorted(rounds(&pdn)), (1..=8).collect::<Vec<_>>());
+    for g in &games {
+        check_game::<International>(g, ["2-0", "0-2", "1-1"]);
+    }
+    // A run killed after the first game of a pair: only its second is played.
+    let last = games.iter().position(|g| g.tag("Round") == Some("8"));
+    let kept: Vec<PdnGame> = games
+        .iter()
+        .enumerate()
+        .filter(|&(i, _)| Some(i) != last)
+        .map(|(_, g)| g.clone())
+        .collect();
+    std::fs::write(&pdn, tiao::notation::write_games(&kept)).expect("write");
+    let out = resumed_match(&pdn, 8, "beta");
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    assert!(out.status.success(), "{out:?}");
+    assert!(
+        stdout.contains("resumed: 7 games read back from"),
+        "{stdout}"
+    );
+    assert!(stdout.contains("1 played now"), "{stdout}");
+    assert_eq!(rounds(&pdn).last(), Some(&8));
+    // Games of another match are never counted, and the file is left as it was.
+    let before = std::fs::read(&pdn).expect("PDN");
+    let out = resumed_match(&pdn, 10, "gamma");
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(!out.status.success());
+    assert!(
+        stderr.contains("game 1 of") && stderr.contains("is not this match's"),
+        "{stderr}"
+    );
+    let out = resumed_match(&pdn, 6, "beta");
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(!out.status.success());
+    assert!(stderr.contains("give --games 8 or more"), "{stderr}");
+    assert_eq!(std::fs::read(&pdn).expect("PDN"), before);
 }
 
 #[test]
@@ -491,6 +596,15 @@ fn command_line_mistakes_are_explained() {
             ]
             .concat(),
             "--sprt compares two engines",
+        ),
+        (
+            [
+                strings(&["match", "--resume"]),
+                tiao_engine("a"),
+                tiao_engine("b"),
+            ]
+            .concat(),
+            "--resume goes on from the games of a PDN file",
         ),
         (
             [

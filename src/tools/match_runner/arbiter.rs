@@ -42,6 +42,22 @@ pub enum TerminationKind {
 }
 
 impl TerminationKind {
+    /// Every kind.
+    pub const ALL: [TerminationKind; 6] = [
+        TerminationKind::Normal,
+        TerminationKind::Adjudication,
+        TerminationKind::TimeForfeit,
+        TerminationKind::IllegalMove,
+        TerminationKind::Crash,
+        TerminationKind::Hang,
+    ];
+
+    /// The kind whose PDN `Termination` value is `text` (`--resume` reads
+    /// the runner's own PDN back).
+    pub fn from_pdn(text: &str) -> Option<TerminationKind> {
+        Self::ALL.into_iter().find(|k| k.pdn() == text)
+    }
+
     /// The PDN `Termination` value (PGN's vocabulary where it has a word).
     pub fn pdn(self) -> &'static str {
         match self {

@@ -113,6 +113,13 @@ pub struct MatchArgs {
 /// The less common settings of `tiao match`.
 #[derive(clap::Args, Debug, Clone)]
 pub struct MoreMatchArgs {
+    /// Go on with the match whose games the --pdn file holds: each is
+    /// checked to be this match's (engines and seats, variant, time
+    /// control, opening) and counted, and only the rest is played and
+    /// appended (a new match when there is no file yet). Repeat the same
+    /// command; --games may grow.
+    #[arg(long)]
+    pub resume: bool,
     /// Use the openings in a random order, reproducible by SEED (default 1).
     #[arg(long, value_name = "SEED", num_args = 0..=1, default_missing_value = "1")]
     pub shuffle: Option<u64>,
@@ -273,6 +280,11 @@ pub fn match_config(args: &MatchArgs) -> Result<MatchConfig, String> {
             "note: playing {games} games per pairing (openings are played in pairs, colours swapped)"
         );
     }
+    if more.resume && args.pdn.is_none() {
+        return Err(
+            "--resume goes on from the games of a PDN file: give it with --pdn FILE".into(),
+        );
+    }
     let concurrency = args.concurrency.unwrap_or_else(cores);
     if concurrency == 0 {
         return Err("--concurrency must be at least 1".into());
@@ -311,6 +323,7 @@ pub fn match_config(args: &MatchArgs) -> Result<MatchConfig, String> {
         ballot,
         shuffle: more.shuffle,
         pdn: args.pdn.clone(),
+        resume: more.resume,
         svg: super::picture::path_for(args.svg.as_deref(), args.pdn.as_deref()),
         sprt,
         adjudication,

@@ -20,6 +20,7 @@
 //! - `results`, `report`, `progress` — collecting and showing results;
 //! - `picture` — the result as an SVG chart (Elo intervals, the SPRT's course);
 //! - `pdn_out` — the PDN record of each game;
+//! - `resume` — going on from the games of an earlier run's PDN;
 //! - `tournament` — workers, the result loop, stopping;
 //! - `generate` — `tiao openings`.
 
@@ -35,6 +36,7 @@ pub mod process;
 pub mod progress;
 pub mod report;
 pub mod results;
+pub mod resume;
 pub mod schedule;
 pub mod spec;
 pub mod sprt;

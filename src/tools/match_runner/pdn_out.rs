@@ -11,7 +11,7 @@ use super::ballot::Opening;
 use super::tc::TimeControl;
 use crate::engine::GameKind;
 use crate::notation::{PdnGame, write_game};
-use std::fs::File;
+use std::fs::{File, OpenOptions};
 use std::io::{BufWriter, Write};
 use std::path::Path;
 
@@ -30,9 +30,10 @@ pub struct GameInfo<'a> {
     pub ballot: &'a str,
 }
 
-/// The PDN game of a record.
-pub fn to_pdn(record: &GameRecord, info: &GameInfo) -> PdnGame {
-    let result = pdn_result(record.result, info.variant);
+/// The tags a game of the match has before it is played: who, what, with
+/// which opening and clocks. `--resume` compares them with the games it
+/// reads back, so these are the tags that say a game belongs to a match.
+pub fn header(info: &GameInfo) -> PdnGame {
     let mut g = PdnGame::default();
     g.set_tag("Event", info.event);
     g.set_tag("Site", "tiao match");
@@ -40,14 +41,11 @@ pub fn to_pdn(record: &GameRecord, info: &GameInfo) -> PdnGame {
     g.set_tag("Round", info.round.to_string());
     g.set_tag("White", info.white);
     g.set_tag("Black", info.black);
-    g.set_tag("Result", result);
+    g.set_tag("Result", "*");
     match info.variant.variant() {
         Some(v) => g.set_tag("GameType", v.pdn_game_type_tag()),
         // Halma and Gewu have no PDN game type: the variant is named instead.
         None => g.set_tag("Variant", info.variant.name()),
-    }
-    if let Some(fen) = &record.start_fen {
-        g.set_tag("FEN", fen.as_str());
     }
     if info.tc[0] == info.tc[1] {
         g.set_tag("TimeControl", info.tc[0].to_string());
@@ -61,6 +59,19 @@ pub fn to_pdn(record: &GameRecord, info: &GameInfo) -> PdnGame {
             "OpeningSource",
             format!("{}:{}", info.ballot, info.opening.line),
         );
+    }
+    g
+}
+
+/// The PDN game of a record.
+pub fn to_pdn(record: &GameRecord, info: &GameInfo) -> PdnGame {
+    let result = pdn_result(record.result, info.variant);
+    let mut g = header(info);
+    g.set_tag("Result", result);
+    if let Some(fen) = &record.start_fen {
+        g.set_tag("FEN", fen.as_str());
+    }
+    if info.opening.line > 0 {
         g.set_tag("OpeningPlies", record.opening_plies.to_string());
     }
     g.set_tag("PlyCount", record.moves.len().to_string());
@@ -87,6 +98,20 @@ impl PdnWriter {
         Ok(PdnWriter {
             out: BufWriter::new(file),
             games: 0,
+        })
+    }
+
+    /// Append to the file of an earlier run (`--resume`) that holds
+    /// `games` games; it is created if there is none.
+    pub fn append(path: &Path, games: usize) -> Result<PdnWriter, String> {
+        let file = OpenOptions::new()
+            .create(true)
+            .append(true)
+            .open(path)
+            .map_err(|e| format!("cannot open PDN file {} to append: {e}", path.display()))?;
+        Ok(PdnWriter {
+            out: BufWriter::new(file),
+            games,
         })
     }
 

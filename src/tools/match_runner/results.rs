@@ -6,7 +6,7 @@
 //! first game's points wait here until its partner arrives, and only then is
 //! the pair counted in the pentanomial tally.
 
-use super::arbiter::{GameRecord, TerminationKind};
+use super::arbiter::{GameRecord, GameResult, TerminationKind};
 use super::schedule::Pairing;
 use super::sprt::{Decision, Sprt};
 use super::stats::{Estimate, Tally, estimate, format_elo};
@@ -62,12 +62,42 @@ impl PairingResults {
         first_colour: Colour,
         record: &GameRecord,
     ) -> Option<SprtStop> {
+        let failed = record.offender.map(|o| usize::from(o != first_colour));
         let points = record.result.half_points(first_colour);
+        self.count(first_game, points, record.kind, failed)
+    }
+
+    /// Count a game an earlier run played (`--resume`), known by its result
+    /// and ending only: an engine that failed lost the game, so the loser of
+    /// a failure is the engine that failed.
+    pub fn add_past(
+        &mut self,
+        first_game: u32,
+        first_colour: Colour,
+        result: GameResult,
+        kind: TerminationKind,
+    ) -> Option<SprtStop> {
+        let failed = if kind.is_failure() {
+            result.winner().map(|w| usize::from(w == first_colour))
+        } else {
+            None
+        };
+        self.count(first_game, result.half_points(first_colour), kind, failed)
+    }
+
+    /// Count `points` (half points of the first engine) of a game that
+    /// ended by `kind`, `failed` the engine that failed (0: the first).
+    fn count(
+        &mut self,
+        first_game: u32,
+        points: u8,
+        kind: TerminationKind,
+        failed: Option<usize>,
+    ) -> Option<SprtStop> {
         self.tally.add_game(points);
-        *self.endings.entry(record.kind).or_default() += 1;
-        if let Some(offender) = record.offender {
-            let who = usize::from(offender != first_colour);
-            *self.failures[who].entry(record.kind).or_default() += 1;
+        *self.endings.entry(kind).or_default() += 1;
+        if let Some(who) = failed {
+            *self.failures[who].entry(kind).or_default() += 1;
         }
         match self.waiting.remove(&first_game) {
             Some(other) => self.tally.add_pair(other + points),
@@ -123,5 +153,82 @@ impl PairingResults {
             s.push_str(&format!("  LLR {llr:.2} [{lo:.2}, {hi:.2}]"));
         }
         s
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn record(result: GameResult, kind: TerminationKind, offender: Option<Colour>) -> GameRecord {
+        GameRecord {
+            result,
+            kind,
+            detail: String::new(),
+            offender,
+            start_fen: None,
+            moves: Vec::new(),
+            opening_plies: 0,
+        }
+    }
+
+    #[test]
+    fn a_game_read_back_counts_as_the_game_played() {
+        let pairing = Pairing {
+            first: 0,
+            second: 1,
+        };
+        let games = [
+            // (pair's first game, first engine's colour, record)
+            (
+                1,
+                Colour::White,
+                record(GameResult::Draw, TerminationKind::Normal, None),
+            ),
+            (
+                1,
+                Colour::Black,
+                record(
+                    GameResult::Win(Colour::White),
+                    TerminationKind::TimeForfeit,
+                    Some(Colour::Black),
+                ),
+            ),
+            (
+                3,
+                Colour::White,
+                record(
+                    GameResult::Win(Colour::White),
+                    TerminationKind::Crash,
+                    Some(Colour::Black),
+                ),
+            ),
+            (
+                3,
+                Colour::Black,
+                record(
+                    GameResult::Win(Colour::Black),
+                    TerminationKind::Adjudication,
+                    None,
+                ),
+            ),
+        ];
+        let mut played = PairingResults::new(pairing, Some(Sprt::new(0.0, 10.0)));
+        let mut read = played.clone();
+        for (first_game, colour, r) in &games {
+            played.add(*first_game, *colour, r);
+            read.add_past(*first_game, *colour, r.result, r.kind);
+        }
+        assert_eq!(read.tally, played.tally);
+        assert_eq!(read.endings, played.endings);
+        // The forfeit of game 2 was the first engine's (Black, lost), the
+        // crash of game 3 the second's.
+        assert_eq!(read.failures, played.failures);
+        assert_eq!(
+            read.failures[0].get(&TerminationKind::TimeForfeit),
+            Some(&1)
+        );
+        assert_eq!(read.failures[1].get(&TerminationKind::Crash), Some(&1));
+        assert_eq!(read.llr_course, played.llr_course);
     }
 }

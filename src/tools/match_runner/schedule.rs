@@ -57,6 +57,16 @@ pub struct PairJob {
     /// second game is the next number. The first engine has White in the
     /// first game.
     pub first_game: u32,
+    /// Which of the two games to play: a resumed match (`--resume`) plays
+    /// only the one an earlier run did not finish.
+    pub play: [bool; 2],
+}
+
+impl PairJob {
+    /// How many games the job plays.
+    pub fn games(&self) -> u64 {
+        self.play.iter().filter(|&&p| p).count() as u64
+    }
 }
 
 /// The order in which openings are used: as in the file, or shuffled with
@@ -89,6 +99,7 @@ pub fn schedule(pairings: usize, pairs_per_pairing: usize, order: &[usize]) -> V
                     order[k % order.len()]
                 },
                 first_game,
+                play: [true, true],
             });
         }
     }

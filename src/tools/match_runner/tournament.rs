@@ -9,13 +9,14 @@
 use super::adjudication::Adjudication;
 use super::arbiter::{GameConfig, GameRecord, play_game};
 use super::ballot::Ballot;
-use super::pdn_out::{GameInfo, PdnWriter, to_pdn};
+use super::pdn_out::{GameInfo, PdnWriter, header, to_pdn};
 use super::picture::render_svg;
 use super::player::Player;
 use super::process::EngineProcess;
 use super::progress::Progress;
 use super::report::{Heading, render};
 use super::results::PairingResults;
+use super::resume;
 use super::schedule::{Format, PairJob, Pairing, opening_order, pairings, schedule};
 use super::spec::EngineSpec;
 use super::sprt::Sprt;
@@ -47,6 +48,8 @@ pub struct MatchConfig {
     /// Shuffle the openings with this seed.
     pub shuffle: Option<u64>,
     pub pdn: Option<PathBuf>,
+    /// Go on from the games the PDN file holds (`--resume`).
+    pub resume: bool,
     /// Where the picture of the result goes (`None`: no picture).
     pub svg: Option<PathBuf>,
     pub sprt: Option<Sprt>,
@@ -119,11 +122,14 @@ struct Shared<'a> {
     fatal: AtomicBool,
 }
 
-impl Shared<'_> {
+impl MatchConfig {
+    /// The time control of engine `engine` (its own, or the match's).
     fn tc_of(&self, engine: usize) -> TimeControl {
-        self.cfg.engines[engine].tc.unwrap_or(self.cfg.tc)
+        self.engines[engine].tc.unwrap_or(self.tc)
     }
+}
 
+impl Shared<'_> {
     fn next_job(&self) -> Option<PairJob> {
         if self.stop.load(Ordering::Acquire) {
             return None;
@@ -160,6 +166,9 @@ fn worker(shared: &Shared, tx: Sender<Message>) -> Vec<u32> {
             if shared.fatal.load(Ordering::Acquire) {
                 break 'jobs;
             }
+            if !job.play[usize::from(second_game)] {
+                continue;
+            }
             let (w, b) = if second_game {
                 (pairing.second, pairing.first)
             } else {
@@ -180,7 +189,7 @@ fn worker(shared: &Shared, tx: Sender<Message>) -> Vec<u32> {
             let mut black = take(b);
             let game_cfg = GameConfig {
                 variant: cfg.variant,
-                tc: [shared.tc_of(w), shared.tc_of(b)],
+                tc: [cfg.tc_of(w), cfg.tc_of(b)],
                 margin: cfg.margin,
                 move_timeout: cfg.move_timeout,
                 sync_timeout: cfg.start_timeout,
@@ -235,14 +244,67 @@ pub fn run_match(cfg: &MatchConfig, interrupt: &AtomicBool) -> Result<MatchOutco
     let pairings = pairings(cfg.engines.len(), cfg.format);
     let order = opening_order(cfg.ballot.openings.len(), cfg.shuffle);
     let pairs_per_pairing = (cfg.games as usize).div_ceil(2);
-    let jobs = schedule(pairings.len(), pairs_per_pairing, &order);
-    let total_games = 2 * jobs.len() as u64;
-    let mut pdn = cfg.pdn.as_deref().map(PdnWriter::create).transpose()?;
+    let all_jobs = schedule(pairings.len(), pairs_per_pairing, &order);
     let date = today();
+    // Game `round` of the schedule: its pair, whether it is the pair's
+    // second game, and what the PDN says of it before it is played.
+    let game_of = |round: u32| {
+        let job = *all_jobs.get((round as usize).checked_sub(1)? / 2)?;
+        let second_game = round.is_multiple_of(2);
+        let pairing = pairings[job.pairing];
+        let (w, b) = if second_game {
+            (pairing.second, pairing.first)
+        } else {
+            (pairing.first, pairing.second)
+        };
+        let info = GameInfo {
+            event: &cfg.event,
+            date: &date,
+            round,
+            white: &names[w],
+            black: &names[b],
+            variant: cfg.variant,
+            tc: [cfg.tc_of(w), cfg.tc_of(b)],
+            opening: &cfg.ballot.openings[job.opening],
+            ballot: &cfg.ballot.source,
+        };
+        Some((job, second_game, info))
+    };
+    let past = match cfg.pdn.as_deref() {
+        Some(path) if cfg.resume => resume::read(path, cfg.variant, |round| {
+            game_of(round).map(|(_, _, info)| header(&info))
+        })?,
+        _ => Vec::new(),
+    };
     let mut results: Vec<PairingResults> = pairings
         .iter()
         .map(|&p| PairingResults::new(p, cfg.sprt))
         .collect();
+    let mut decided = None;
+    let mut jobs = all_jobs.clone();
+    for g in &past {
+        let Some((job, second_game, _)) = game_of(g.round) else {
+            continue;
+        };
+        jobs[(job.first_game / 2) as usize].play[usize::from(second_game)] = false;
+        let first_colour = if second_game {
+            Colour::Black
+        } else {
+            Colour::White
+        };
+        let r = &mut results[job.pairing];
+        if let Some(stop) = r.add_past(job.first_game, first_colour, g.result, g.kind) {
+            decided.get_or_insert(stop);
+        }
+    }
+    // An SPRT that the earlier games decided plays nothing more.
+    jobs.retain(|j| j.games() > 0 && decided.is_none());
+    let total_games: u64 = jobs.iter().map(PairJob::games).sum();
+    let mut pdn = match cfg.pdn.as_deref() {
+        Some(path) if cfg.resume => Some(PdnWriter::append(path, past.len())?),
+        Some(path) => Some(PdnWriter::create(path)?),
+        None => None,
+    };
     let shared = Shared {
         cfg,
         names: &names,
@@ -254,6 +316,14 @@ pub fn run_match(cfg: &MatchConfig, interrupt: &AtomicBool) -> Result<MatchOutco
     };
     let workers = cfg.concurrency.clamp(1, (total_games as usize / 2).max(1));
     let mut progress = Progress::new(total_games, "games", cfg.quiet);
+    if let (Some(stop), false) = (decided, cfg.quiet) {
+        eprintln!(
+            "SPRT: {} after {} pairs (LLR {:.2}) by the games of the earlier run",
+            stop.decision.describe(),
+            stop.pairs,
+            stop.llr
+        );
+    }
     let started = Instant::now();
     let mut error: Option<String> = None;
     let mut played = 0u32;
@@ -283,7 +353,7 @@ pub fn run_match(cfg: &MatchConfig, interrupt: &AtomicBool) -> Result<MatchOutco
             if let Ok(mut q) = shared.queue.lock()
                 && !q.is_empty()
             {
-                *scheduled -= 2 * q.len() as u64;
+                *scheduled -= q.iter().map(PairJob::games).sum::<u64>();
                 q.clear();
                 progress.set_total(*scheduled);
             }
@@ -316,34 +386,18 @@ pub fn run_match(cfg: &MatchConfig, interrupt: &AtomicBool) -> Result<MatchOutco
                 } => {
                     played += 1;
                     let pairing = pairings[job.pairing];
-                    let (w, b) = if second_game {
-                        (pairing.second, pairing.first)
-                    } else {
-                        (pairing.first, pairing.second)
-                    };
                     let round = job.first_game + u32::from(second_game);
                     if record.kind.is_failure() {
                         progress.note(&format!("game {round}: {}", record.detail));
                     }
-                    if let Some(writer) = pdn.as_mut() {
-                        let info = GameInfo {
-                            event: &cfg.event,
-                            date: &date,
-                            round,
-                            white: &names[w],
-                            black: &names[b],
-                            variant: cfg.variant,
-                            tc: [shared.tc_of(w), shared.tc_of(b)],
-                            opening: &cfg.ballot.openings[job.opening],
-                            ballot: &cfg.ballot.source,
-                        };
-                        if let Err(e) = writer.write(&to_pdn(&record, &info)) {
-                            let e = format!("cannot write the PDN file: {e}");
-                            progress.note(&e);
-                            error.get_or_insert(e);
-                            shared.fatal.store(true, Ordering::Release);
-                            shared.stop.store(true, Ordering::Release);
-                        }
+                    if let (Some(writer), Some((_, _, info))) = (pdn.as_mut(), game_of(round))
+                        && let Err(e) = writer.write(&to_pdn(&record, &info))
+                    {
+                        let e = format!("cannot write the PDN file: {e}");
+                        progress.note(&e);
+                        error.get_or_insert(e);
+                        shared.fatal.store(true, Ordering::Release);
+                        shared.stop.store(true, Ordering::Release);
                     }
                     let first_colour = if second_game {
                         Colour::Black
@@ -393,7 +447,7 @@ pub fn run_match(cfg: &MatchConfig, interrupt: &AtomicBool) -> Result<MatchOutco
     progress.finish();
 
     let tcs: Vec<String> = (0..cfg.engines.len())
-        .map(|i| shared.tc_of(i).to_string())
+        .map(|i| cfg.tc_of(i).to_string())
         .collect();
     let tc_text = if tcs.iter().all(|t| *t == tcs[0]) {
         tcs[0].clone()
@@ -414,11 +468,19 @@ pub fn run_match(cfg: &MatchConfig, interrupt: &AtomicBool) -> Result<MatchOutco
             cfg.ballot.source,
             plural_openings(cfg.ballot.openings.len())
         ),
-        games: played,
+        games: played + past.len() as u32,
         seconds: started.elapsed().as_secs_f64(),
         restarts: &restarts,
     };
     let mut report = render(&heading, &results);
+    if let (Some(path), false) = (&cfg.pdn, past.is_empty()) {
+        let _ = writeln!(
+            report,
+            "\nresumed: {} games read back from {}, {played} played now (the time above is this run's)",
+            past.len(),
+            path.display()
+        );
+    }
     if interrupted {
         let _ = writeln!(
             report,
