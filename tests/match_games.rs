@@ -331,6 +331,10 @@ fn a_resumed_match_plays_only_the_games_its_pdn_lacks() {
         stdout.contains("resumed: 4 games read back from") && stdout.contains("4 played now"),
         "{stdout}"
     );
+    assert!(
+        stdout.contains("8 games (4 read back, 4 played) in"),
+        "{stdout}"
+    );
     let [n, w, d, l] = table_row(&stdout, "alpha vs beta");
     assert_eq!(n, 8, "{stdout}");
     let games = read_games(&pdn);

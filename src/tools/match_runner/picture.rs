@@ -468,13 +468,7 @@ pub fn render_svg(h: &Heading, pairings: &[PairingResults]) -> String {
     let layout = Layout::new(&labels, &figures);
     let mut body = String::new();
     text(&mut body, 20.0, 28.0, "start", "title", "Tiao match");
-    let y = paragraph(
-        &mut body,
-        &layout,
-        48.0,
-        "label",
-        &format!("{}; {} games in {:.1} s", h.description, h.games, h.seconds),
-    );
+    let y = paragraph(&mut body, &layout, 48.0, "label", &h.summary());
     let mut y = elo_chart(&mut body, &layout, h, pairings, y + 14.0);
     for p in pairings.iter().filter(|p| p.sprt.is_some()) {
         y = sprt_chart(&mut body, &layout, h, p, y + 16.0);

@@ -14,9 +14,27 @@ pub struct Heading<'a> {
     /// E.g. `head-to-head, international, tc 10+0.1`.
     pub description: String,
     pub games: u32,
+    /// Of `games`, those read back from an earlier run (`--resume`);
+    /// `seconds` is this run's time.
+    pub resumed: u32,
     pub seconds: f64,
     /// Processes restarted, per engine.
     pub restarts: &'a [u32],
+}
+
+impl Heading<'_> {
+    /// What was played, how many games and in what time.
+    pub fn summary(&self) -> String {
+        let games = match self.resumed {
+            0 => format!("{} games", self.games),
+            n => format!(
+                "{} games ({n} read back, {} played)",
+                self.games,
+                self.games - n
+            ),
+        };
+        format!("{}; {games} in {:.1} s", self.description, self.seconds)
+    }
 }
 
 fn percent(x: Option<f64>) -> String {
@@ -42,11 +60,7 @@ fn describe(counts: &std::collections::BTreeMap<TerminationKind, u32>) -> String
 /// The whole report.
 pub fn render(h: &Heading, pairings: &[PairingResults]) -> String {
     let mut out = String::new();
-    let _ = writeln!(
-        out,
-        "Match: {}; {} games in {:.1} s",
-        h.description, h.games, h.seconds
-    );
+    let _ = writeln!(out, "Match: {}", h.summary());
     let label = |p: &PairingResults| {
         format!(
             "{} vs {}",

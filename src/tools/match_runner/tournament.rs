@@ -469,6 +469,7 @@ pub fn run_match(cfg: &MatchConfig, interrupt: &AtomicBool) -> Result<MatchOutco
             plural_openings(cfg.ballot.openings.len())
         ),
         games: played + past.len() as u32,
+        resumed: past.len() as u32,
         seconds: started.elapsed().as_secs_f64(),
         restarts: &restarts,
     };
