@@ -42,6 +42,19 @@ impl GameResult {
             (GameResult::Draw, false) => "1/2-1/2",
         }
     }
+
+    /// The result a PDN result token names, in the style `two_points`
+    /// says (the inverse of [`GameResult::pdn`]); `None` for `*` or
+    /// anything else.
+    pub fn from_pdn(token: &str, two_points: bool) -> Option<GameResult> {
+        [
+            GameResult::Win(Colour::White),
+            GameResult::Win(Colour::Black),
+            GameResult::Draw,
+        ]
+        .into_iter()
+        .find(|r| r.pdn(two_points) == token)
+    }
 }
 
 #[cfg(test)]
@@ -69,5 +82,21 @@ mod tests {
         assert_eq!(GameResult::Draw.pdn(true), "1-1");
         assert_eq!(GameResult::Win(Colour::White).pdn(false), "1-0");
         assert_eq!(GameResult::Draw.pdn(false), "1/2-1/2");
+    }
+
+    #[test]
+    fn a_pdn_token_reads_back_only_in_its_own_style() {
+        for two_points in [true, false] {
+            for r in [
+                GameResult::Win(Colour::White),
+                GameResult::Win(Colour::Black),
+                GameResult::Draw,
+            ] {
+                assert_eq!(GameResult::from_pdn(r.pdn(two_points), two_points), Some(r));
+            }
+        }
+        assert_eq!(GameResult::from_pdn("1-0", true), None);
+        assert_eq!(GameResult::from_pdn("1-1", false), None);
+        assert_eq!(GameResult::from_pdn("*", true), None);
     }
 }

@@ -94,7 +94,18 @@ impl TerminationKind {
 /// The PDN result token of `result` in `game` (international style for
 /// international and Canadian draughts, `1-0` style for the rest).
 pub fn pdn_result(result: GameResult, game: GameKind) -> &'static str {
-    result.pdn(game.variant().is_some_and(Variant::international_results))
+    result.pdn(two_points(game))
+}
+
+/// The result a PDN result token of `game` names: the inverse of
+/// [`pdn_result`], for games read back.
+pub fn read_pdn_result(token: &str, game: GameKind) -> Option<GameResult> {
+    GameResult::from_pdn(token, two_points(game))
+}
+
+/// International and Canadian draughts count a win as two points (`2-0`).
+fn two_points(game: GameKind) -> bool {
+    game.variant().is_some_and(Variant::international_results)
 }
 
 /// A finished game.

@@ -6,8 +6,7 @@
 //! appended to the same file. A long SPRT can so be spread over several
 //! sittings, and a run that was killed loses only its games under way.
 
-use super::arbiter::{GameResult, TerminationKind, pdn_result};
-use crate::board::Colour;
+use super::arbiter::{GameResult, TerminationKind, read_pdn_result};
 use crate::engine::GameKind;
 use crate::notation::{PdnGame, parse_pdn};
 use std::collections::BTreeMap;
@@ -104,7 +103,7 @@ pub fn parse(
         let result = g
             .tag("Result")
             .filter(|&r| g.result.as_deref() == Some(r))
-            .and_then(|r| read_result(r, variant))
+            .and_then(|r| read_pdn_result(r, variant))
             .ok_or_else(|| {
                 format!(
                     "--resume: game {round} of {source} has no result (or its moves do not \
@@ -133,17 +132,6 @@ pub fn parse(
     Ok(games.into_values().collect())
 }
 
-/// The result a PDN result token of `variant` names.
-fn read_result(token: &str, variant: GameKind) -> Option<GameResult> {
-    [
-        GameResult::Win(Colour::White),
-        GameResult::Win(Colour::Black),
-        GameResult::Draw,
-    ]
-    .into_iter()
-    .find(|&r| pdn_result(r, variant) == token)
-}
-
 fn shown(tag: Option<&str>) -> String {
     match tag {
         Some(v) => format!("\"{v}\""),
@@ -154,7 +142,7 @@ fn shown(tag: Option<&str>) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::board::Variant;
+    use crate::board::{Colour, Variant};
     use crate::notation::write_game;
 
     /// The header of game `round` of a two-engine match: `a` has White in

@@ -298,7 +298,10 @@ pub fn run_match(cfg: &MatchConfig, interrupt: &AtomicBool) -> Result<MatchOutco
         }
     }
     // An SPRT that the earlier games decided plays nothing more.
-    jobs.retain(|j| j.games() > 0 && decided.is_none());
+    if decided.is_some() {
+        jobs.clear();
+    }
+    jobs.retain(|j| j.games() > 0);
     let total_games: u64 = jobs.iter().map(PairJob::games).sum();
     let mut pdn = match cfg.pdn.as_deref() {
         Some(path) if cfg.resume => Some(PdnWriter::append(path, past.len())?),
