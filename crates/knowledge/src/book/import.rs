@@ -14,6 +14,7 @@ use super::format::Results;
 use super::store::{Book, Entry, compact_fen};
 use std::collections::HashMap;
 use std::path::PathBuf;
+use tiao_core::GameResult;
 use tiao_draughts::board::{Colour, Position, Rules, Variant};
 use tiao_draughts::notation::{PdnGame, Replay, ReplayError, parse_pdn, replay, write_hub_move};
 use tiao_draughts::with_rules;
@@ -251,12 +252,10 @@ fn white_result(game: &PdnGame) -> Option<u32> {
         .as_deref()
         .or_else(|| game.tag("Result"))?
         .trim();
-    match token {
-        "2-0" | "1-0" => Some(2),
-        "1-1" | "1/2-1/2" => Some(1),
-        "0-2" | "0-1" => Some(0),
-        _ => None,
-    }
+    // Either style: files from other programs write 1-0 for international too.
+    let result =
+        GameResult::from_pdn(token, true).or_else(|| GameResult::from_pdn(token, false))?;
+    Some(u32::from(result.half_points(Colour::White)))
 }
 
 /// Add counted moves to the book: new positions get unscored moves; moves
