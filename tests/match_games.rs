@@ -656,9 +656,23 @@ fn command_line_mistakes_are_explained() {
 /// Ctrl-C does it: SIGINT to the whole group, `presses` times, `gap` apart.
 #[cfg(unix)]
 fn interrupted_match(nodes: u32, presses: u32, gap: std::time::Duration) -> Output {
+    signalled_match(nodes, &[], "-INT -", presses, gap)
+}
+
+/// `tiao match` (with `extra` arguments) in a process group of its own,
+/// sent `kill {signal}PID` `presses` times, `gap` apart, after two seconds.
+#[cfg(unix)]
+fn signalled_match(
+    nodes: u32,
+    extra: &[String],
+    signal: &str,
+    presses: u32,
+    gap: std::time::Duration,
+) -> Output {
     use std::os::unix::process::CommandExt;
     use std::process::Stdio;
     let mut args = strings(&["match", "--quiet", "--games", "400", "--concurrency", "2"]);
+    args.extend_from_slice(extra);
     for name in ["a", "b"] {
         args.extend(tiao_engine(name));
         args.push(format!("tc=nodes={nodes}"));
@@ -675,7 +689,7 @@ fn interrupted_match(nodes: u32, presses: u32, gap: std::time::Duration) -> Outp
         // The shell's own `kill`: no kill binary needs to be installed.
         let sent = Command::new("sh")
             .arg("-c")
-            .arg(format!("kill -INT -{}", child.id()))
+            .arg(format!("kill {signal}{}", child.id()))
             .status()
             .expect("sh runs");
         assert!(sent.success());
@@ -718,4 +732,44 @@ fn a_second_ctrl_c_stops_the_match_at_once() {
     assert_eq!(out.status.code(), Some(130), "{out:?}");
     assert!(out.stdout.is_empty(), "no report after the second Ctrl-C");
     assert!(started.elapsed() < std::time::Duration::from_secs(30));
+}
+
+#[cfg(unix)]
+#[test]
+fn sigterm_reports_the_finished_games_at_once_and_keeps_them_in_the_pdn() {
+    let pdn = tmp("sigterm.pdn");
+    let extra = strings(&["--pdn", &pdn.to_string_lossy()]);
+    // A game of 2,000 nodes a move lasts well under the two seconds before
+    // the signal; one of 500,000 outlasts the test's patience, so waiting
+    // for the games under way would show.
+    let out = signalled_match(2000, &extra, "-TERM ", 1, std::time::Duration::ZERO);
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(143), "{stderr}");
+    assert!(stderr.contains("terminated by SIGTERM after"), "{stderr}");
+    let [n, ..] = table_row(&stdout, "a vs b");
+    assert!((1..400).contains(&n), "{stdout}");
+    assert!(
+        stdout.contains(&format!("terminated (SIGTERM): {n} of 400 games played")),
+        "{stdout}"
+    );
+    assert_eq!(
+        read_games(&pdn).len() as u32,
+        n,
+        "the PDN holds the reported games, each complete"
+    );
+}
+
+#[cfg(unix)]
+#[test]
+fn sigterm_does_not_wait_for_the_games_under_way() {
+    let started = std::time::Instant::now();
+    let out = signalled_match(500_000, &[], "-TERM ", 1, std::time::Duration::ZERO);
+    assert_eq!(out.status.code(), Some(143), "{out:?}");
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    assert!(
+        stdout.contains("terminated (SIGTERM): 0 of 400 games played"),
+        "{stdout}"
+    );
+    assert!(started.elapsed() < std::time::Duration::from_secs(20));
 }

@@ -45,19 +45,27 @@ pub mod tc;
 pub mod tournament;
 
 pub use cli::{MatchArgs, OpeningsArgs};
-use signal_hook::consts::SIGINT;
+use signal_hook::consts::{SIGINT, SIGTERM};
+use std::io::Write;
 use std::sync::Arc;
 use std::sync::atomic::AtomicBool;
+
+/// Exit status after SIGTERM, as a shell reports a process it ended.
+const TERMINATED_STATUS: i32 = 128 + SIGTERM;
 
 /// Run `tiao match`: play, print the report on stdout.
 ///
 /// The first Ctrl-C (SIGINT) stops the match after the games under way and
 /// still prints the report; a second ends the process at once (status 130).
+/// SIGTERM (`kill`, `timeout`, a batch system's time limit) prints the
+/// report of the finished games at once and ends the process (status
+/// 143); the games under way are lost, and `--resume` plays them again.
 /// The engines run in process groups of their own, so the terminal's
 /// Ctrl-C reaches only the runner, which decides what the engines do.
 pub fn run(args: &MatchArgs) -> Result<(), String> {
     let config = cli::match_config(args)?;
     let interrupt = Arc::new(AtomicBool::new(false));
+    let terminate = Arc::new(AtomicBool::new(false));
     // The second signal finds the flag set by the first and exits; both
     // are registered before any game, and stay for the life of the process.
     for register in [
@@ -66,12 +74,31 @@ pub fn run(args: &MatchArgs) -> Result<(), String> {
     ] {
         register(Arc::clone(&interrupt)).map_err(|e| format!("cannot watch for Ctrl-C: {e}"))?;
     }
-    let outcome = tournament::run_match(&config, &interrupt)?;
+    signal_hook::flag::register(SIGTERM, Arc::clone(&terminate))
+        .map_err(|e| format!("cannot watch for SIGTERM: {e}"))?;
+    let stops = tournament::Stops {
+        interrupt: &interrupt,
+        terminate: &terminate,
+        terminated,
+    };
+    let outcome = tournament::run_match(&config, &stops)?;
     print!("{}", outcome.report);
     match outcome.error {
         Some(e) => Err(e),
         None => Ok(()),
     }
+}
+
+/// The end of a match stopped by SIGTERM: its report, then exit while the
+/// workers are still in their games (their engines see their input close).
+fn terminated(outcome: tournament::MatchOutcome) -> ! {
+    let mut out = std::io::stdout().lock();
+    let _ = out.write_all(outcome.report.as_bytes());
+    let _ = out.flush();
+    if let Some(e) = outcome.error {
+        eprintln!("tiao: {e}");
+    }
+    std::process::exit(TERMINATED_STATUS)
 }
 
 /// Run `tiao openings`.

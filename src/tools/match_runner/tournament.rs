@@ -27,7 +27,7 @@ use crate::notation::pdn::today;
 use std::collections::{HashMap, VecDeque};
 use std::fmt::Write as _;
 use std::path::PathBuf;
-use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicU32, Ordering};
 use std::sync::mpsc::{RecvTimeoutError, Sender, channel};
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
@@ -120,6 +120,9 @@ struct Shared<'a> {
     stop: AtomicBool,
     /// No new games at all, not even the second of a pair.
     fatal: AtomicBool,
+    /// Restarts of each engine, counted after every game: a match ended by
+    /// SIGTERM reports them without waiting for the workers.
+    restarts: Vec<AtomicU32>,
 }
 
 impl MatchConfig {
@@ -138,14 +141,15 @@ impl Shared<'_> {
     }
 }
 
-/// One worker: take pairs off the queue and play them; returns how often
-/// it restarted each engine.
-fn worker(shared: &Shared, tx: Sender<Message>) -> Vec<u32> {
+/// One worker: take pairs off the queue and play them.
+fn worker(shared: &Shared, tx: Sender<Message>) {
     let cfg = shared.cfg;
-    let mut restarts = vec![0; cfg.engines.len()];
     let mut players: HashMap<usize, Player> = HashMap::new();
-    let retire = |p: &mut Player, restarts: &mut Vec<u32>| {
-        restarts[p.index] += p.restarts;
+    let count_restarts = |p: &mut Player| {
+        shared.restarts[p.index].fetch_add(std::mem::take(&mut p.restarts), Ordering::Relaxed);
+    };
+    let retire = |p: &mut Player| {
+        count_restarts(p);
         p.close();
     };
     'jobs: while let Some(job) = shared.next_job() {
@@ -158,7 +162,7 @@ fn worker(shared: &Shared, tx: Sender<Message>) -> Vec<u32> {
             .collect();
         for i in idle {
             if let Some(mut p) = players.remove(&i) {
-                retire(&mut p, &mut restarts);
+                retire(&mut p);
             }
         }
         let opening = &cfg.ballot.openings[job.opening];
@@ -197,6 +201,8 @@ fn worker(shared: &Shared, tx: Sender<Message>) -> Vec<u32> {
                 egdb: cfg.egdb.clone(),
             };
             let played = play_game(&mut white, &mut black, opening, &game_cfg);
+            count_restarts(&mut white);
+            count_restarts(&mut black);
             let hopeless = [&white, &black]
                 .into_iter()
                 .find(|p| p.failed_starts >= MAX_FAILED_STARTS)
@@ -230,15 +236,26 @@ fn worker(shared: &Shared, tx: Sender<Message>) -> Vec<u32> {
         }
     }
     for (_, mut p) in players.drain() {
-        retire(&mut p, &mut restarts);
+        retire(&mut p);
     }
-    restarts
 }
 
-/// Play the match. Once `interrupt` is set (the user's Ctrl-C), no game
-/// starts; the games under way are finished and the report covers what
-/// was played.
-pub fn run_match(cfg: &MatchConfig, interrupt: &AtomicBool) -> Result<MatchOutcome, String> {
+/// How the match may be stopped from outside (`run` sets these from signals).
+pub struct Stops<'a> {
+    /// No game starts; the games under way are finished, and the report
+    /// covers what was played (the user's Ctrl-C).
+    pub interrupt: &'a AtomicBool,
+    /// Stop now (SIGTERM): the games under way are abandoned, and
+    /// `terminated` is handed the report of the finished games at once,
+    /// without waiting for the workers (a batch system's grace period
+    /// after SIGTERM is short). It does not return.
+    pub terminate: &'a AtomicBool,
+    pub terminated: fn(MatchOutcome) -> !,
+}
+
+/// Play the match, until its games are done, the SPRT decides, or `stops`
+/// says so.
+pub fn run_match(cfg: &MatchConfig, stops: &Stops) -> Result<MatchOutcome, String> {
     cfg.ballot.check(cfg.variant)?;
     let names = probe(cfg)?;
     let pairings = pairings(cfg.engines.len(), cfg.format);
@@ -316,6 +333,7 @@ pub fn run_match(cfg: &MatchConfig, interrupt: &AtomicBool) -> Result<MatchOutco
         queue: Mutex::new(jobs.into_iter().collect()),
         stop: AtomicBool::new(false),
         fatal: AtomicBool::new(false),
+        restarts: cfg.engines.iter().map(|_| AtomicU32::new(0)).collect(),
     };
     let workers = cfg.concurrency.clamp(1, (total_games as usize / 2).max(1));
     let mut progress = Progress::new(total_games, "games", cfg.quiet);
@@ -331,8 +349,80 @@ pub fn run_match(cfg: &MatchConfig, interrupt: &AtomicBool) -> Result<MatchOutco
     let mut error: Option<String> = None;
     let mut played = 0u32;
     let mut scheduled = total_games;
-    let mut restarts = vec![0u32; cfg.engines.len()];
     let mut interrupted = false;
+    // The report of what was played: at the end, or at once on SIGTERM.
+    let conclude = |results: &[PairingResults], played: u32, how: Ending, error: Option<String>| {
+        let restarts: Vec<u32> = shared
+            .restarts
+            .iter()
+            .map(|n| n.load(Ordering::Relaxed))
+            .collect();
+        let tcs: Vec<String> = (0..cfg.engines.len())
+            .map(|i| cfg.tc_of(i).to_string())
+            .collect();
+        let tc_text = if tcs.iter().all(|t| *t == tcs[0]) {
+            tcs[0].clone()
+        } else {
+            names
+                .iter()
+                .zip(&tcs)
+                .map(|(n, t)| format!("{n} {t}"))
+                .collect::<Vec<_>>()
+                .join(", ")
+        };
+        let heading = Heading {
+            names: &names,
+            description: format!(
+                "{}, {}, tc {tc_text}, openings {} ({})",
+                cfg.format.name(),
+                cfg.variant,
+                cfg.ballot.source,
+                plural_openings(cfg.ballot.openings.len())
+            ),
+            games: played + past.len() as u32,
+            resumed: past.len() as u32,
+            seconds: started.elapsed().as_secs_f64(),
+            restarts: &restarts,
+        };
+        let mut report = render(&heading, results);
+        let mut error = error;
+        if let (Some(path), false) = (&cfg.pdn, past.is_empty()) {
+            let _ = writeln!(
+                report,
+                "\nresumed: {} games read back from {}, {played} played now (the time above is this run's)",
+                past.len(),
+                path.display()
+            );
+        }
+        let stopped = match how {
+            Ending::Done => None,
+            Ending::Interrupted => Some(("interrupted (Ctrl-C)", "interrupted")),
+            Ending::Terminated => Some(("terminated (SIGTERM)", "terminated by SIGTERM")),
+        };
+        if let Some((line, what)) = stopped {
+            let _ = writeln!(report, "\n{line}: {played} of {total_games} games played");
+            error.get_or_insert(format!(
+                "the match was {what} after {played} games (the report covers them)"
+            ));
+        }
+        if let Some(path) = &cfg.svg {
+            match std::fs::write(path, render_svg(&heading, results)) {
+                Ok(()) => {
+                    let _ = writeln!(report, "\npicture: {}", path.display());
+                }
+                Err(e) => {
+                    error
+                        .get_or_insert(format!("cannot write the picture {}: {e}", path.display()));
+                }
+            }
+        }
+        MatchOutcome {
+            names: names.clone(),
+            pairings: results.to_vec(),
+            report,
+            error,
+        }
+    };
 
     std::thread::scope(|scope| {
         let (tx, rx) = channel();
@@ -362,7 +452,20 @@ pub fn run_match(cfg: &MatchConfig, interrupt: &AtomicBool) -> Result<MatchOutco
             }
         };
         loop {
-            if !interrupted && interrupt.load(Ordering::Acquire) {
+            if stops.terminate.load(Ordering::Acquire) {
+                progress.note("terminated (SIGTERM): abandoning the games under way");
+                progress.finish();
+                shared.fatal.store(true, Ordering::Release);
+                shared.stop.store(true, Ordering::Release);
+                // The PDN writer flushes after each game: nothing is lost.
+                (stops.terminated)(conclude(
+                    &results,
+                    played,
+                    Ending::Terminated,
+                    error.clone(),
+                ));
+            }
+            if !interrupted && stops.interrupt.load(Ordering::Acquire) {
                 interrupted = true;
                 progress.note(
                     "interrupted: finishing the games under way (Ctrl-C again stops at once)",
@@ -435,81 +538,26 @@ pub fn run_match(cfg: &MatchConfig, interrupt: &AtomicBool) -> Result<MatchOutco
             }
         }
         for h in handles.into_iter().flatten() {
-            match h.join() {
-                Ok(r) => {
-                    for (total, n) in restarts.iter_mut().zip(r) {
-                        *total += n;
-                    }
-                }
-                Err(_) => {
-                    error.get_or_insert("a match worker failed".into());
-                }
+            if h.join().is_err() {
+                error.get_or_insert("a match worker failed".into());
             }
         }
     });
     progress.finish();
-
-    let tcs: Vec<String> = (0..cfg.engines.len())
-        .map(|i| cfg.tc_of(i).to_string())
-        .collect();
-    let tc_text = if tcs.iter().all(|t| *t == tcs[0]) {
-        tcs[0].clone()
+    let how = if interrupted {
+        Ending::Interrupted
     } else {
-        names
-            .iter()
-            .zip(&tcs)
-            .map(|(n, t)| format!("{n} {t}"))
-            .collect::<Vec<_>>()
-            .join(", ")
+        Ending::Done
     };
-    let heading = Heading {
-        names: &names,
-        description: format!(
-            "{}, {}, tc {tc_text}, openings {} ({})",
-            cfg.format.name(),
-            cfg.variant,
-            cfg.ballot.source,
-            plural_openings(cfg.ballot.openings.len())
-        ),
-        games: played + past.len() as u32,
-        resumed: past.len() as u32,
-        seconds: started.elapsed().as_secs_f64(),
-        restarts: &restarts,
-    };
-    let mut report = render(&heading, &results);
-    if let (Some(path), false) = (&cfg.pdn, past.is_empty()) {
-        let _ = writeln!(
-            report,
-            "\nresumed: {} games read back from {}, {played} played now (the time above is this run's)",
-            past.len(),
-            path.display()
-        );
-    }
-    if interrupted {
-        let _ = writeln!(
-            report,
-            "\ninterrupted (Ctrl-C): {played} of {total_games} games played"
-        );
-        error.get_or_insert(format!(
-            "the match was interrupted after {played} games (the report covers them)"
-        ));
-    }
-    if let Some(path) = &cfg.svg {
-        match std::fs::write(path, render_svg(&heading, &results)) {
-            Ok(()) => {
-                let _ = writeln!(report, "\npicture: {}", path.display());
-            }
-            Err(e) => {
-                error.get_or_insert(format!("cannot write the picture {}: {e}", path.display()));
-            }
-        }
-    }
-    Ok(MatchOutcome {
-        names,
-        pairings: results,
-        report,
-        error,
-    })
+    Ok(conclude(&results, played, how, error))
+}
+
+/// How a match ended, for its report.
+#[derive(Clone, Copy)]
+enum Ending {
+    Done,
+    Interrupted,
+    Terminated,
 }
 
 fn plural_openings(n: usize) -> String {
