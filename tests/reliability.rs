@@ -671,6 +671,6 @@ fn tool_arguments_that_would_overflow_or_overwrite_are_refused_or_sidestepped() 
         kept.starts_with(b"TIAOPATW"),
         "the weights were overwritten"
     );
-    assert!(dir.join("w.svg.svg").exists());
+    assert!(dir.join("w.loss.svg").exists());
     let _ = std::fs::remove_dir_all(&dir);
 }

@@ -91,7 +91,7 @@ pub fn path_for(svg: Option<&Path>, pdn: Option<&Path>) -> Option<PathBuf> {
 
 /// The picture's file beside `file`: its name with `.svg` for its
 /// extension, or `.svg` added when it already has that extension, so the
-/// picture never overwrites the file it belongs to (games, weights). The
+/// picture never overwrites the games file it belongs to. The
 /// extension is compared without case: on a case-insensitive file system
 /// (macOS, Windows) `w.svg` is the file `w.SVG`.
 pub fn svg_beside(file: &Path) -> PathBuf {

@@ -5,7 +5,7 @@ use super::data;
 use super::datagen::{self, DatagenConfig, Player};
 use super::duel::{self, DuelConfig};
 use super::model::Model;
-use super::plot::loss_svg;
+use super::plot::{loss_picture, loss_svg};
 use super::trainer::{self, TrainConfig};
 use crate::board::Variant;
 use crate::eval::pattern::{KING_SQUARES, PatternEval};
@@ -165,7 +165,7 @@ pub struct TrainArgs {
     /// Data files (all of one variant).
     #[arg(long, required = true, num_args = 1..)]
     pub data: Vec<PathBuf>,
-    /// The weights file to write; the loss curve goes next to it (.svg).
+    /// The weights file to write; the loss curve goes next to it (.loss.svg).
     #[arg(short, long)]
     pub out: PathBuf,
     #[arg(long, default_value_t = TrainConfig::default().epochs)]
@@ -522,8 +522,7 @@ fn train(a: &TrainArgs) -> Result<(), String> {
     };
     let t = trainer::train(&model, &train_set, &val_set, &cfg, &mut |l| outln!("{l}"))?;
     t.weights.save(&a.out)?;
-    // Weights named `.svg` keep their file: the picture goes beside them.
-    let svg = crate::tools::match_runner::picture::svg_beside(&a.out);
+    let svg = loss_picture(&a.out);
     let title = format!(
         "{variant}: {} positions, K {:.0}, best epoch {}",
         t.train_positions + t.validation_positions,

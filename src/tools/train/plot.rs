@@ -3,6 +3,7 @@
 
 use super::trainer::EpochLoss;
 use std::fmt::Write as _;
+use std::path::{Path, PathBuf};
 
 const WIDTH: f64 = 640.0;
 const HEIGHT: f64 = 400.0;
@@ -26,6 +27,15 @@ fn tick_step(range: f64, ticks: f64) -> f64 {
         10.0
     };
     nice * p
+}
+
+/// Where the loss curve of weights written to `weights` goes: beside them,
+/// `.loss.svg` for the extension (`it14.bin` → `it14.loss.svg`). The
+/// `.loss` keeps it apart from the weights themselves, whatever they are
+/// called, and from the picture of a match whose games file has the same
+/// stem (`tiao match --pdn it14.pdn` draws `it14.svg`).
+pub fn loss_picture(weights: &Path) -> PathBuf {
+    weights.with_extension("loss.svg")
 }
 
 /// The SVG of training and validation loss per epoch.
@@ -155,4 +165,23 @@ fn escape(t: &str) -> String {
     t.replace('&', "&amp;")
         .replace('<', "&lt;")
         .replace('>', "&gt;")
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_loss_curve_never_takes_the_name_of_the_weights_or_of_a_match_picture() {
+        let cases = [
+            ("it14.bin", "it14.loss.svg"),
+            ("w", "w.loss.svg"),
+            ("w.svg", "w.loss.svg"),
+            ("w.loss.svg", "w.loss.loss.svg"),
+            ("dir/w.SVG", "dir/w.loss.svg"),
+        ];
+        for (weights, curve) in cases {
+            assert_eq!(loss_picture(Path::new(weights)), PathBuf::from(curve));
+        }
+    }
 }
