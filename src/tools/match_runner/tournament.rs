@@ -349,9 +349,12 @@ pub fn run_match(cfg: &MatchConfig, stops: &Stops) -> Result<MatchOutcome, Strin
     let mut error: Option<String> = None;
     let mut played = 0u32;
     let mut scheduled = total_games;
-    let mut interrupted = false;
+    let mut ending = Ending::Done;
     // The report of what was played: at the end, or at once on SIGTERM.
-    let conclude = |results: &[PairingResults], played: u32, how: Ending, error: Option<String>| {
+    let conclude = |results: Vec<PairingResults>,
+                    played: u32,
+                    how: Ending,
+                    error: Option<String>| {
         let restarts: Vec<u32> = shared
             .restarts
             .iter()
@@ -384,7 +387,7 @@ pub fn run_match(cfg: &MatchConfig, stops: &Stops) -> Result<MatchOutcome, Strin
             seconds: started.elapsed().as_secs_f64(),
             restarts: &restarts,
         };
-        let mut report = render(&heading, results);
+        let mut report = render(&heading, &results);
         let mut error = error;
         if let (Some(path), false) = (&cfg.pdn, past.is_empty()) {
             let _ = writeln!(
@@ -406,7 +409,7 @@ pub fn run_match(cfg: &MatchConfig, stops: &Stops) -> Result<MatchOutcome, Strin
             ));
         }
         if let Some(path) = &cfg.svg {
-            match std::fs::write(path, render_svg(&heading, results)) {
+            match std::fs::write(path, render_svg(&heading, &results)) {
                 Ok(()) => {
                     let _ = writeln!(report, "\npicture: {}", path.display());
                 }
@@ -418,7 +421,7 @@ pub fn run_match(cfg: &MatchConfig, stops: &Stops) -> Result<MatchOutcome, Strin
         }
         MatchOutcome {
             names: names.clone(),
-            pairings: results.to_vec(),
+            pairings: results,
             report,
             error,
         }
@@ -459,14 +462,14 @@ pub fn run_match(cfg: &MatchConfig, stops: &Stops) -> Result<MatchOutcome, Strin
                 shared.stop.store(true, Ordering::Release);
                 // The PDN writer flushes after each game: nothing is lost.
                 (stops.terminated)(conclude(
-                    &results,
+                    results.clone(),
                     played,
                     Ending::Terminated,
                     error.clone(),
                 ));
             }
-            if !interrupted && stops.interrupt.load(Ordering::Acquire) {
-                interrupted = true;
+            if matches!(ending, Ending::Done) && stops.interrupt.load(Ordering::Acquire) {
+                ending = Ending::Interrupted;
                 progress.note(
                     "interrupted: finishing the games under way (Ctrl-C again stops at once)",
                 );
@@ -544,12 +547,7 @@ pub fn run_match(cfg: &MatchConfig, stops: &Stops) -> Result<MatchOutcome, Strin
         }
     });
     progress.finish();
-    let how = if interrupted {
-        Ending::Interrupted
-    } else {
-        Ending::Done
-    };
-    Ok(conclude(&results, played, how, error))
+    Ok(conclude(results, played, ending, error))
 }
 
 /// How a match ended, for its report.
