@@ -184,7 +184,13 @@ impl Commands {
                 self.queued.pop_front();
                 true
             }
-            _ => false,
+            _ => {
+                // Nothing read later can interrupt this search: wait as if
+                // for input, or a script whose commands are read ahead
+                // would spin a core beside the search.
+                std::thread::sleep(wait);
+                false
+            }
         }
     }
 }
@@ -738,5 +744,48 @@ impl TextMode {
             Ok(_) => {}
             Err(e) => self.error(e),
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::{Commands, Input};
+    use std::collections::VecDeque;
+    use std::time::{Duration, Instant};
+
+    fn commands(lines: &[&str]) -> Commands {
+        let (tx, rx) = std::sync::mpsc::channel();
+        for l in lines {
+            tx.send(Input::Line(l.to_string())).expect("send");
+        }
+        // Keep the sender alive: the input has not ended.
+        std::mem::forget(tx);
+        Commands {
+            rx,
+            queued: VecDeque::new(),
+        }
+    }
+
+    #[test]
+    fn stop_read_during_a_search_interrupts_it() {
+        let mut c = commands(&["stop", "board"]);
+        assert!(c.interrupts(Duration::from_millis(5)));
+        assert_eq!(c.next().as_deref(), Some("board"));
+    }
+
+    #[test]
+    fn a_command_read_ahead_waits_its_turn_without_spinning() {
+        let mut c = commands(&["board", "stop"]);
+        let wait = Duration::from_millis(20);
+        for _ in 0..3 {
+            let t = Instant::now();
+            assert!(!c.interrupts(wait), "only the next command can interrupt");
+            assert!(
+                t.elapsed() >= wait,
+                "returned at once: the caller would spin"
+            );
+        }
+        assert_eq!(c.next().as_deref(), Some("board"));
+        assert_eq!(c.next().as_deref(), Some("stop"));
     }
 }
