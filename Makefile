@@ -97,6 +97,7 @@ bench: build
 egdb: build
 	./$(TIAO) egdb gen --variant international --pieces 5 --dir egdb
 	./$(TIAO) egdb gen --variant russian --pieces 5 --dir egdb
+	./$(TIAO) egdb gen --variant brazilian --pieces 5 --dir egdb
 
 # A small self-play match (smoke test of the match runner).
 match: build
