@@ -246,6 +246,63 @@ fn a_king_is_worth_its_squares_entry_seen_from_its_own_side() {
     assert_eq!(table("W:W20:B35"), 0, "men are not on the table");
 }
 
+/// The drawish divisor of `fen` for the side `ahead`.
+fn divisor<R: Rules>(fen: &str, ahead: Colour) -> i32 {
+    use tiao::eval::pattern::drawish_divisor;
+    let pos = tiao::notation::fen::read_fen::<R>(fen).expect("fen");
+    drawish_divisor(&pos, ahead)
+}
+
+#[test]
+fn three_pieces_or_fewer_against_a_king_are_drawish() {
+    use Colour::White;
+    assert_eq!(divisor::<International>("W:WK1,K2,K3:BK45", White), 8);
+    assert_eq!(divisor::<International>("W:WK1,K2:BK45", White), 8);
+    assert_eq!(divisor::<International>("W:WK1,20,30:BK45,40", White), 8);
+    assert_eq!(divisor::<Russian>("W:WKa3,Kc1,Ke1:BKh2", White), 8);
+    assert_eq!(divisor::<Russian>("W:WKa3,c1,e3:BKh2", White), 8);
+}
+
+#[test]
+fn equal_kings_and_men_within_one_are_half_drawish() {
+    use Colour::White;
+    assert_eq!(
+        divisor::<International>("W:WK1,31,32,33:BK50,20,19", White),
+        2
+    );
+    assert_eq!(
+        divisor::<International>("W:WK1,31,32,33,34:BK50,20,19", White),
+        1
+    );
+}
+
+#[test]
+fn without_a_king_behind_nothing_is_drawish() {
+    use Colour::White;
+    assert_eq!(divisor::<International>("W:WK1,K2,K3:B20", White), 1);
+    assert_eq!(divisor::<Russian>("W:WKa3:Bh6", White), 1);
+}
+
+#[test]
+fn on_8x8_a_lone_king_on_the_main_road_holds_three_pieces_with_a_king() {
+    use Colour::{Black, White};
+    // Russian: the main road runs a1-h8.
+    assert_eq!(divisor::<Russian>("W:WKa3,Kc1,Ke1:BKd4", White), 32);
+    assert_eq!(divisor::<Russian>("W:WKa3,c1,e3:BKh8", White), 32);
+    assert_eq!(divisor::<Russian>("B:WKa1:BKa3,Kc1,Ke1", Black), 32);
+    // Off the road, three men, two pieces, or men beside the lone king:
+    // drawish as everywhere.
+    assert_eq!(divisor::<Russian>("W:WKa3,Kc1,Ke1:BKh2", White), 8);
+    assert_eq!(divisor::<Russian>("W:Wa3,c1,e1:BKd4", White), 8);
+    assert_eq!(divisor::<Russian>("W:WKa3,Kc1:BKd4", White), 8);
+    assert_eq!(divisor::<Russian>("W:WKa3,Kc1,Ke1:BKd4,h8", White), 8);
+    // Brazilian counts squares 1-32: 29 (a1) to 4 (h8) is the road.
+    assert_eq!(divisor::<Brazilian>("W:WK30,K31,K32:BK15", White), 32);
+    assert_eq!(divisor::<Brazilian>("W:WK30,K31,K32:BK1", White), 8);
+    // The long diagonal of 10x10 is no road to hold.
+    assert_eq!(divisor::<International>("W:WK1,K2,K3:BK46", White), 8);
+}
+
 fn temp_path(name: &str) -> std::path::PathBuf {
     std::env::temp_dir().join(format!("tiao-eval-pattern-{}-{name}", std::process::id()))
 }

@@ -77,7 +77,7 @@ pub struct Samples {
     /// Whether the score is a search result rather than an evaluation.
     pub decisive: Vec<bool>,
     /// What the evaluation is divided by when it favours White, and when
-    /// it favours Black (`pattern::drawish_divisor`: 1, 2 or 8).
+    /// it favours Black (`pattern::drawish_divisor`: 1, 2, 8 or 32).
     pub drawish: Vec<[u8; 2]>,
 }
 

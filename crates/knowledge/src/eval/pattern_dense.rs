@@ -105,6 +105,13 @@ fn planes<G: Geometry>() -> &'static Planes {
     }
 }
 
+/// The long diagonal of boards of geometry `G`, as a board word: the same
+/// squares from either side.
+#[inline(always)]
+pub fn long_diagonal<G: Geometry>() -> u64 {
+    planes::<G>().diagonal
+}
+
 /// Sum over the squares of `set` of their advance for colour `c`.
 #[inline(always)]
 fn advance_sum(p: &Planes, c: usize, set: u64) -> i32 {
