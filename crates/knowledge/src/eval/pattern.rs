@@ -366,11 +366,11 @@ pub fn drawish_divisor<R: Rules>(pos: &Position<R>, ahead: Colour) -> i32 {
 /// Russian and Brazilian endgames: off the road three kings win
 /// (Petrov's triangle), on it they do not. In Tiao's own Russian 4-piece
 /// databases, of random positions of three kings against a king on the
-/// road, 64% are won with the three to move (mostly at once, by a shot)
-/// and 20% with the king to move; in play the defender keeps to the road
-/// and draws. Scoring the road at a 32nd of the score instead of an
-/// 8th played better in Russian (`strength.md`); on 10x10 the ending is
-/// drawish on and off the diagonal, as Scan's rule has it.
+/// road, 64% are won with the three to move and 20% with the king to
+/// move; in play the defender keeps to the road and draws. Scoring the
+/// road at a 32nd of the score instead of an 8th played better in Russian
+/// (`strength.md`); on 10x10 the ending is drawish on and off the
+/// diagonal, as Scan's rule has it.
 #[inline(always)]
 fn holds_the_main_road<R: Rules>(pos: &Position<R>, ahead: Colour) -> bool {
     let lone = !ahead;
