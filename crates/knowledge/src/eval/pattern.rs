@@ -336,7 +336,7 @@ fn drawish<R: Rules>(score: i32, pos: &Position<R>) -> i32 {
 
 /// What a score in favour of `ahead` is divided by: 8 when `ahead` has
 /// three pieces or fewer against a king (32 for the 8x8 main road, see
-/// [`holds_the_main_road`]), 2 when both have the same kings and men
+/// [`on_the_main_road`]), 2 when both have the same kings and men
 /// within one of each other, else 1. The trained sums cannot see this: a
 /// region's value is added whatever else is on the board. The trainer
 /// divides its evaluation the same way.
@@ -349,7 +349,12 @@ pub fn drawish_divisor<R: Rules>(pos: &Position<R>, ahead: Colour) -> i32 {
     }
     let (ahead_men, ahead_kings) = (pos.men(ahead).count(), pos.kings(ahead).count());
     if ahead_men + ahead_kings <= 3 {
-        if holds_the_main_road(pos, ahead) {
+        let lone_king = behind_kings == 1 && pos.men(behind).is_zero();
+        if lone_king
+            && ahead_kings > 0
+            && ahead_men + ahead_kings == 3
+            && on_the_main_road(pos, behind)
+        {
             32
         } else {
             8
@@ -361,8 +366,8 @@ pub fn drawish_divisor<R: Rules>(pos: &Position<R>, ahead: Colour) -> i32 {
     }
 }
 
-/// On 8x8, whether three pieces of `ahead`, a king among them, face a
-/// lone king on the long diagonal (the "main road"), the classic draw of
+/// On 8x8, whether the king of `lone` stands on the long diagonal (the
+/// "main road"): against three pieces with a king, the classic draw of
 /// Russian and Brazilian endgames: off the road three kings win
 /// (Petrov's triangle), on it they do not. In Tiao's own Russian 4-piece
 /// databases, of random positions of three kings against a king on the
@@ -372,13 +377,8 @@ pub fn drawish_divisor<R: Rules>(pos: &Position<R>, ahead: Colour) -> i32 {
 /// (`strength.md`); on 10x10 the ending is drawish on and off the
 /// diagonal, as Scan's rule has it.
 #[inline(always)]
-fn holds_the_main_road<R: Rules>(pos: &Position<R>, ahead: Colour) -> bool {
-    let lone = !ahead;
+fn on_the_main_road<R: Rules>(pos: &Position<R>, lone: Colour) -> bool {
     R::Geometry::SIZE == 8
-        && pos.men(lone).is_zero()
-        && pos.kings(lone).count() == 1
-        && pos.kings(ahead).any()
-        && pos.men(ahead).count() + pos.kings(ahead).count() == 3
         && pos.kings(lone).to_u128() as u64 & pattern_dense::long_diagonal::<R::Geometry>() != 0
 }
 
