@@ -2,7 +2,9 @@
 //! positions of every variant; self-play games end by the rules; a
 //! one-thread fixed-depth search is deterministic; decisive scores count the
 //! distance to the end, and a lost position is defended by the move that
-//! loses slowest (the endgame tables' distances are the referee).
+//! loses slowest (the endgame tables' distances are the referee); a depth
+//! is reported as soon as its first move is searched, and a search cut
+//! short plays the last line it reported.
 
 use std::sync::OnceLock;
 use tiao::board::{Brazilian, Canadian, International, Outcome, Position, Rules, Russian, Variant};
@@ -202,6 +204,72 @@ fn lazy_smp_fixed_depth_search_reaches_the_depth_and_reports_the_line_it_plays()
         generate(game.position(), &mut legal);
         assert!(out.best.is_some_and(|m| legal.as_slice().contains(&m)));
     }
+}
+
+/// One thread's search from the start with its info lines (depth, nodes,
+/// first move).
+type Line = (
+    u32,
+    u64,
+    Option<tiao::board::Move<tiao::board::Word<International>>>,
+);
+
+fn search_with_infos(
+    limits: Limits,
+) -> (
+    tiao::search::SearchResult<tiao::board::Move<tiao::board::Word<International>>>,
+    Vec<Line>,
+) {
+    let game = GameHistory::new(Position::<International>::start());
+    let root = Root {
+        position: *game.position(),
+        counters: game.counters(),
+        history: game.reversible_hashes(),
+    };
+    let mut s = Searcher::new(1, 16).expect("searcher");
+    s.prepare(Mode::Think);
+    let infos = std::sync::Mutex::new(Vec::new());
+    let out = s.search(&root, &Evaluator::default(), &Params::think(limits), &|i| {
+        infos
+            .lock()
+            .expect("lock")
+            .push((i.depth, i.nodes, i.pv.first().copied()))
+    });
+    (out, infos.into_inner().expect("lock"))
+}
+
+#[test]
+fn a_depth_is_reported_as_soon_as_its_first_move_is_searched() {
+    // As Scan counts a depth: the first move's line at depth d comes before
+    // the other root moves are searched, so before the iteration's last line.
+    let (_, infos) = search_with_infos(Limits::depth(9));
+    for d in 1..=9 {
+        let at: Vec<u64> = infos.iter().filter(|l| l.0 == d).map(|l| l.1).collect();
+        assert!(at.len() >= 2, "depth {d}: {at:?}");
+        assert!(at[0] < at[at.len() - 1], "depth {d}: {at:?}");
+    }
+}
+
+#[test]
+fn a_search_cut_short_plays_the_deepest_line_it_reported() {
+    // Node limits that fall between a depth's first line and its iteration's
+    // end: the line played is that depth's, the last one reported.
+    let (_, full) = search_with_infos(Limits::depth(12));
+    let mut cut_short = 0;
+    for d in 6..=12 {
+        let at: Vec<u64> = full.iter().filter(|l| l.0 == d).map(|l| l.1).collect();
+        let (first, end) = (at[0], at[at.len() - 1]);
+        // The limit is looked at every 1,024 nodes.
+        if end - first < 4_096 {
+            continue;
+        }
+        let (out, infos) = search_with_infos(Limits::nodes((first + end) / 2));
+        let last = infos.last().expect("info lines");
+        assert_eq!(out.depth, d, "limit between depth {d}'s lines");
+        assert_eq!((last.0, last.2), (out.depth, out.best), "depth {d}");
+        cut_short += 1;
+    }
+    assert!(cut_short >= 2, "only {cut_short} depths to cut short");
 }
 
 #[test]

@@ -112,7 +112,10 @@ impl Params {
     }
 }
 
-/// Progress of a search, reported after each completed iteration.
+/// Progress of a search: reported as soon as a line is settled at a new
+/// depth (the first move searched inside the window, as Scan counts a
+/// depth, or a later move proven better) and again when the iteration
+/// completes.
 #[derive(Clone, Debug)]
 pub struct Info<M> {
     pub depth: u32,

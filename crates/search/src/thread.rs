@@ -2,7 +2,7 @@
 //! root, sharing the transposition table, the stop flag, the node counter
 //! and the marks of the positions being searched (`busy`).
 //! They diverge through timing and start depths, and fill the table for each
-//! other. The answer comes from the deepest completed iteration.
+//! other. The answer comes from the deepest line settled (`worker::Completed`).
 
 use super::busy::Busy;
 use super::time::allocate;
@@ -17,8 +17,8 @@ use tiao_core::game::{Evaluate, Game, MoveBuffer};
 /// Stack of each search thread: move lists live on the stack, 128 plies deep.
 const STACK_BYTES: usize = 64 << 20;
 
-/// What a worker hands back: its id, its deepest completed iteration and
-/// (main thread) the depth it last reported.
+/// What a worker hands back: its id, its deepest settled line and (main
+/// thread) the depth it last reported.
 type Slot<M> = Option<(u32, Option<Completed<M>>, u32)>;
 
 /// The long-lived search engine: thread pool, transposition table, control.
@@ -136,7 +136,8 @@ impl Searcher {
 
     /// Search `root` and return the best move (call [`Searcher::prepare`]
     /// first). Blocks until the search ends; `report` is called from a search
-    /// thread after each iteration.
+    /// thread whenever a line is settled at a new depth, after each
+    /// iteration, and at the end if the line played was not the last one.
     pub fn search<G: Game, E: Evaluate<G>>(
         &mut self,
         root: &Root<G>,
@@ -228,7 +229,8 @@ impl Searcher {
             slots
         });
 
-        // The deepest completed iteration wins; the main thread on ties.
+        // The deepest settled line wins, a completed iteration before one cut
+        // short, then the main thread.
         let reported = results
             .first()
             .and_then(|r| r.as_ref())
@@ -237,23 +239,27 @@ impl Searcher {
             .into_iter()
             .flatten()
             .filter_map(|(id, c, _)| c.map(|c| (id, c)))
-            .max_by(|(ia, a), (ib, b)| a.depth.cmp(&b.depth).then(ib.cmp(ia)))
-            .map(|(_, c)| c);
+            .max_by(|(ia, a), (ib, b)| (a.depth, a.full).cmp(&(b.depth, b.full)).then(ib.cmp(ia)));
         let nodes = shared.nodes.load(Ordering::Relaxed);
-        // The line played is always the last one reported: a helper's deeper
-        // iteration, or an iteration cut short after a new best move.
-        if let Some(c) = best.as_ref().filter(|c| c.depth > reported) {
-            report(&super::Info {
-                depth: c.depth,
-                mean_depth: f64::from(c.depth),
-                sel_depth: c.depth,
-                score: c.score,
-                nodes,
-                time: start.elapsed(),
-                pv: c.pv.clone(),
-                multipv: 1,
-            });
-        }
+        // The line played is always the last one reported. The main thread
+        // reports its settled lines as they come, except in multi-PV
+        // analysis (its lines are reported per iteration), where a new best
+        // move of an iteration cut short is reported here, as is a helper's.
+        let best = best.map(|(id, c)| {
+            if id != 0 || c.depth > reported {
+                report(&super::Info {
+                    depth: c.depth,
+                    mean_depth: f64::from(c.depth),
+                    sel_depth: c.depth,
+                    score: c.score,
+                    nodes,
+                    time: start.elapsed(),
+                    pv: c.pv.clone(),
+                    multipv: 1,
+                });
+            }
+            c
+        });
         let stats = super::Stats {
             tt_probes: shared.tt_probes.load(Ordering::Relaxed),
             tt_hits: shared.tt_hits.load(Ordering::Relaxed),

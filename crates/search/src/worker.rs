@@ -63,12 +63,16 @@ pub(super) struct RootMove<M> {
     pub pv: Vec<M>,
 }
 
-/// The result of the deepest iteration a worker completed.
+/// The deepest line a worker has settled: a completed iteration, or one
+/// cut short after a line was settled (the first move's score inside the
+/// window, or a later move proven better).
 #[derive(Clone, Debug)]
 pub(super) struct Completed<M> {
     pub depth: u32,
     pub score: Score,
     pub pv: Vec<M>,
+    /// Every root move was searched at `depth`.
+    pub full: bool,
 }
 
 pub(super) struct Worker<'a, G: Game, E: Evaluate<G>> {
@@ -170,8 +174,9 @@ impl<'a, G: Game, E: Evaluate<G>> Worker<'a, G, E> {
         }
     }
 
-    /// Iterative deepening. Worker 0 reports each completed iteration and
-    /// decides when to stop; helpers search until stopped.
+    /// Iterative deepening. Worker 0 reports each line settled and each
+    /// completed iteration, and decides when to stop; helpers search until
+    /// stopped.
     pub fn run(&mut self, report: &(dyn Fn(&Info<G::Move>) + Sync)) {
         let limits = &self.sh.params.limits;
         let max_depth = limits.depth.unwrap_or(MAX_DEPTH).clamp(1, MAX_DEPTH);
@@ -194,9 +199,9 @@ impl<'a, G: Game, E: Evaluate<G>> Worker<'a, G, E> {
                 self.leaf_plies = 0;
                 self.leaves = 0;
                 let score = if multipv == 1 && depth >= 5 && prev_score.abs() < DB_BOUND {
-                    self.aspiration(depth as i32, prev_score)
+                    self.aspiration(depth as i32, prev_score, report)
                 } else {
-                    self.root_search(depth as i32, -INFINITE, INFINITE, pv_index)
+                    self.root_search(depth as i32, -INFINITE, INFINITE, pv_index, report)
                 };
                 if self.aborted {
                     break;
@@ -209,10 +214,11 @@ impl<'a, G: Game, E: Evaluate<G>> Worker<'a, G, E> {
                         depth,
                         score,
                         pv: self.root_moves[0].pv.clone(),
+                        full: true,
                     });
                 }
                 if self.id == 0 {
-                    self.report_line(depth, pv_index, report);
+                    self.report_line(depth, pv_index, pv_index, report);
                     self.reported = depth;
                 }
             }
@@ -247,8 +253,15 @@ impl<'a, G: Game, E: Evaluate<G>> Worker<'a, G, E> {
         }
     }
 
-    fn report_line(&self, depth: u32, pv_index: usize, report: &(dyn Fn(&Info<G::Move>) + Sync)) {
-        let rm = &self.root_moves[pv_index];
+    /// Report root move `index` as line `pv_index` of a multi-PV search.
+    fn report_line(
+        &self,
+        depth: u32,
+        index: usize,
+        pv_index: usize,
+        report: &(dyn Fn(&Info<G::Move>) + Sync),
+    ) {
+        let rm = &self.root_moves[index];
         let mean_depth = if self.leaves > 0 {
             self.leaf_plies as f64 / self.leaves as f64
         } else {
@@ -292,12 +305,17 @@ impl<'a, G: Game, E: Evaluate<G>> Worker<'a, G, E> {
         false
     }
 
-    fn aspiration(&mut self, depth: i32, prev: Score) -> Score {
+    fn aspiration(
+        &mut self,
+        depth: i32,
+        prev: Score,
+        report: &(dyn Fn(&Info<G::Move>) + Sync),
+    ) -> Score {
         let mut delta = 25;
         let mut alpha = (prev - delta).max(-INFINITE);
         let mut beta = (prev + delta).min(INFINITE);
         loop {
-            let score = self.root_search(depth, alpha, beta, 0);
+            let score = self.root_search(depth, alpha, beta, 0, report);
             if self.aborted {
                 return score;
             }
@@ -316,8 +334,16 @@ impl<'a, G: Game, E: Evaluate<G>> Worker<'a, G, E> {
         }
     }
 
-    /// Search the root moves from `pv_index` on (earlier ones are the lines already reported).
-    fn root_search(&mut self, depth: i32, mut alpha: Score, beta: Score, pv_index: usize) -> Score {
+    /// Search the root moves from `pv_index` on (earlier ones are the lines
+    /// already reported).
+    fn root_search(
+        &mut self,
+        depth: i32,
+        mut alpha: Score,
+        beta: Score,
+        pv_index: usize,
+        report: &(dyn Fn(&Info<G::Move>) + Sync),
+    ) -> Score {
         let pos = self.root.position;
         let counters = self.root.counters;
         let state = self.eval.state(&pos);
@@ -342,17 +368,6 @@ impl<'a, G: Game, E: Evaluate<G>> Worker<'a, G, E> {
             if self.aborted {
                 break;
             }
-            // A later move that beats the best so far is proven better: if the
-            // iteration is cut short, it is still the move to play.
-            if i > pv_index && score > alpha && pv_index == 0 {
-                let mut pv = vec![mv];
-                pv.extend_from_slice(&self.pv[1]);
-                self.completed = Some(Completed {
-                    depth: depth as u32,
-                    score,
-                    pv,
-                });
-            }
             let rm = &mut self.root_moves[i];
             if i == pv_index || score > alpha {
                 rm.score = score;
@@ -361,6 +376,36 @@ impl<'a, G: Game, E: Evaluate<G>> Worker<'a, G, E> {
                 rm.pv.extend_from_slice(&self.pv[1]);
             } else {
                 rm.score = -INFINITE;
+            }
+            // A line is settled before the iteration ends when the first
+            // move (the last iteration's choice) scores inside the window,
+            // or a later move is proven better: if the iteration is cut
+            // short, that line is the one to play, a ply deeper than the
+            // last iteration's. It is reported at once, as Scan reports a
+            // depth as soon as its first move is searched, so that the
+            // depths the two engines report mean the same. (After a window
+            // failed high on a later move, the first move searched again
+            // settles nothing: that move is known to be better.)
+            let first_at_depth = self
+                .completed
+                .as_ref()
+                .is_none_or(|c| c.depth < depth as u32);
+            let settled = if i == 0 {
+                score < beta && first_at_depth
+            } else {
+                true
+            };
+            if pv_index == 0 && score > alpha && settled {
+                self.completed = Some(Completed {
+                    depth: depth as u32,
+                    score,
+                    pv: self.root_moves[i].pv.clone(),
+                    full: false,
+                });
+                if self.id == 0 && self.sh.params.multipv == 1 {
+                    self.report_line(depth as u32, i, 0, report);
+                    self.reported = depth as u32;
+                }
             }
             if score > best {
                 best = score;
