@@ -390,11 +390,7 @@ impl<'a, G: Game, E: Evaluate<G>> Worker<'a, G, E> {
                 .completed
                 .as_ref()
                 .is_none_or(|c| c.depth < depth as u32);
-            let settled = if i == 0 {
-                score < beta && first_at_depth
-            } else {
-                true
-            };
+            let settled = i > 0 || (score < beta && first_at_depth);
             if pv_index == 0 && score > alpha && settled {
                 self.completed = Some(Completed {
                     depth: depth as u32,
