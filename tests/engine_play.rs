@@ -14,7 +14,7 @@ use tiao::movegen::{MoveList, generate};
 use tiao::notation::{read_fen, write_hub_move};
 use tiao::record::GameHistory;
 use tiao::search::score::{WIN, is_decisive, plies_to_end};
-use tiao::search::{Limits, Mode, Params, Root, Searcher};
+use tiao::search::{Info, Limits, Mode, Params, Root, SearchResult, Searcher};
 
 struct Rng(u64);
 
@@ -30,23 +30,33 @@ impl Rng {
     }
 }
 
-fn search<R: Rules>(
+type MoveOf<R> = tiao::board::Move<tiao::board::Word<R>>;
+
+/// A search of `game` by `s`, with the info lines it reported.
+fn search_reporting<R: Rules>(
     s: &mut Searcher,
     game: &GameHistory<R>,
     limits: Limits,
-) -> tiao::search::SearchResult<tiao::board::Move<tiao::board::Word<R>>> {
+) -> (SearchResult<MoveOf<R>>, Vec<Info<MoveOf<R>>>) {
     let root = Root {
         position: *game.position(),
         counters: game.counters(),
         history: game.reversible_hashes(),
     };
     s.prepare(Mode::Think);
-    s.search(
-        &root,
-        &Evaluator::default(),
-        &Params::think(limits),
-        &|_| {},
-    )
+    let infos = std::sync::Mutex::new(Vec::new());
+    let out = s.search(&root, &Evaluator::default(), &Params::think(limits), &|i| {
+        infos.lock().expect("lock").push(i.clone())
+    });
+    (out, infos.into_inner().expect("lock"))
+}
+
+fn search<R: Rules>(
+    s: &mut Searcher,
+    game: &GameHistory<R>,
+    limits: Limits,
+) -> SearchResult<MoveOf<R>> {
+    search_reporting(s, game, limits).0
 }
 
 /// 1000 random positions (random play-outs from the start): the search's move is legal.
@@ -174,77 +184,47 @@ fn one_thread_fixed_depth_search_is_deterministic() {
 #[test]
 fn lazy_smp_fixed_depth_search_reaches_the_depth_and_reports_the_line_it_plays() {
     let game = GameHistory::new(Position::<International>::start());
-    let root = Root {
-        position: *game.position(),
-        counters: game.counters(),
-        history: game.reversible_hashes(),
-    };
     for threads in [2, 3] {
         let mut s = Searcher::new(threads, 16).expect("searcher");
-        let infos = std::sync::Mutex::new(Vec::new());
-        s.prepare(Mode::Think);
-        let out = s.search(
-            &root,
-            &Evaluator::default(),
-            &Params::think(Limits::depth(9)),
-            &|i| {
-                infos
-                    .lock()
-                    .expect("lock")
-                    .push((i.depth, i.pv.first().copied()))
-            },
-        );
+        let (out, infos) = search_reporting(&mut s, &game, Limits::depth(9));
         assert!(out.depth >= 9, "{threads} threads: depth {}", out.depth);
-        let infos = infos.into_inner().expect("lock");
         let last = infos.last().expect("info lines");
         // Whichever thread finished the depth, the last info is the played line.
-        assert_eq!(last.0, out.depth, "{threads} threads");
-        assert_eq!(last.1, out.best, "{threads} threads");
+        assert_eq!(last.depth, out.depth, "{threads} threads");
+        assert_eq!(last.pv.first().copied(), out.best, "{threads} threads");
         let mut legal = MoveList::<International>::new();
         generate(game.position(), &mut legal);
         assert!(out.best.is_some_and(|m| legal.as_slice().contains(&m)));
     }
 }
 
-/// One thread's search from the start with its info lines (depth, nodes,
-/// first move).
-type Line = (
-    u32,
-    u64,
-    Option<tiao::board::Move<tiao::board::Word<International>>>,
-);
-
-fn search_with_infos(
+/// One thread's search from the start, with its info lines.
+fn search_from_start(
     limits: Limits,
 ) -> (
-    tiao::search::SearchResult<tiao::board::Move<tiao::board::Word<International>>>,
-    Vec<Line>,
+    SearchResult<MoveOf<International>>,
+    Vec<Info<MoveOf<International>>>,
 ) {
     let game = GameHistory::new(Position::<International>::start());
-    let root = Root {
-        position: *game.position(),
-        counters: game.counters(),
-        history: game.reversible_hashes(),
-    };
-    let mut s = Searcher::new(1, 16).expect("searcher");
-    s.prepare(Mode::Think);
-    let infos = std::sync::Mutex::new(Vec::new());
-    let out = s.search(&root, &Evaluator::default(), &Params::think(limits), &|i| {
-        infos
-            .lock()
-            .expect("lock")
-            .push((i.depth, i.nodes, i.pv.first().copied()))
-    });
-    (out, infos.into_inner().expect("lock"))
+    search_reporting(&mut Searcher::new(1, 16).expect("searcher"), &game, limits)
+}
+
+/// The node counts of the info lines reported at depth `d`.
+fn nodes_at<M>(infos: &[Info<M>], d: u32) -> Vec<u64> {
+    infos
+        .iter()
+        .filter(|i| i.depth == d)
+        .map(|i| i.nodes)
+        .collect()
 }
 
 #[test]
 fn a_depth_is_reported_as_soon_as_its_first_move_is_searched() {
     // As Scan counts a depth: the first move's line at depth d comes before
     // the other root moves are searched, so before the iteration's last line.
-    let (_, infos) = search_with_infos(Limits::depth(9));
+    let (_, infos) = search_from_start(Limits::depth(9));
     for d in 1..=9 {
-        let at: Vec<u64> = infos.iter().filter(|l| l.0 == d).map(|l| l.1).collect();
+        let at = nodes_at(&infos, d);
         assert!(at.len() >= 2, "depth {d}: {at:?}");
         assert!(at[0] < at[at.len() - 1], "depth {d}: {at:?}");
     }
@@ -254,19 +234,23 @@ fn a_depth_is_reported_as_soon_as_its_first_move_is_searched() {
 fn a_search_cut_short_plays_the_deepest_line_it_reported() {
     // Node limits that fall between a depth's first line and its iteration's
     // end: the line played is that depth's, the last one reported.
-    let (_, full) = search_with_infos(Limits::depth(12));
+    let (_, full) = search_from_start(Limits::depth(12));
     let mut cut_short = 0;
     for d in 6..=12 {
-        let at: Vec<u64> = full.iter().filter(|l| l.0 == d).map(|l| l.1).collect();
+        let at = nodes_at(&full, d);
         let (first, end) = (at[0], at[at.len() - 1]);
         // The limit is looked at every 1,024 nodes.
         if end - first < 4_096 {
             continue;
         }
-        let (out, infos) = search_with_infos(Limits::nodes((first + end) / 2));
+        let (out, infos) = search_from_start(Limits::nodes((first + end) / 2));
         let last = infos.last().expect("info lines");
         assert_eq!(out.depth, d, "limit between depth {d}'s lines");
-        assert_eq!((last.0, last.2), (out.depth, out.best), "depth {d}");
+        assert_eq!(
+            (last.depth, last.pv.first().copied()),
+            (out.depth, out.best),
+            "depth {d}"
+        );
         cut_short += 1;
     }
     assert!(cut_short >= 2, "only {cut_short} depths to cut short");

@@ -245,21 +245,21 @@ impl Searcher {
         // reports its settled lines as they come, except in multi-PV
         // analysis (its lines are reported per iteration), where a new best
         // move of an iteration cut short is reported here, as is a helper's.
-        let best = best.map(|(id, c)| {
-            if id != 0 || c.depth > reported {
-                report(&super::Info {
-                    depth: c.depth,
-                    mean_depth: f64::from(c.depth),
-                    sel_depth: c.depth,
-                    score: c.score,
-                    nodes,
-                    time: start.elapsed(),
-                    pv: c.pv.clone(),
-                    multipv: 1,
-                });
-            }
-            c
-        });
+        if let Some((id, c)) = &best
+            && (*id != 0 || c.depth > reported)
+        {
+            report(&super::Info {
+                depth: c.depth,
+                mean_depth: f64::from(c.depth),
+                sel_depth: c.depth,
+                score: c.score,
+                nodes,
+                time: start.elapsed(),
+                pv: c.pv.clone(),
+                multipv: 1,
+            });
+        }
+        let best = best.map(|(_, c)| c);
         let stats = super::Stats {
             tt_probes: shared.tt_probes.load(Ordering::Relaxed),
             tt_hits: shared.tt_hits.load(Ordering::Relaxed),
