@@ -43,6 +43,10 @@ enum Command {
         /// Instead of searching, measure the cost of a table probe.
         #[arg(long)]
         tt_probe: bool,
+        /// Instead of searching, print the positions, one a line: the
+        /// variant, then the FEN (for other tools, e.g. scripts/depth-at-time).
+        #[arg(long, conflicts_with = "tt_probe")]
+        list: bool,
         /// Search (and time the pattern evaluation) with this weights file.
         #[arg(long, value_name = "FILE")]
         eval_file: Option<std::path::PathBuf>,
@@ -126,10 +130,16 @@ fn main() {
             threads,
             hash,
             tt_probe,
+            list,
             eval,
             eval_file,
         }) => {
-            if tt_probe {
+            if list {
+                for (variant, fen) in bench::POSITIONS {
+                    outln!("{variant} {fen}");
+                }
+                0
+            } else if tt_probe {
                 report(
                     bench::tt_probe_cost(hash as usize)
                         .map(|ns| outln!("tt-probe hash {hash} MiB: {ns:.1} ns per probe")),
