@@ -9,7 +9,10 @@ use std::process::{Command, Output};
 fn script(args: &[&str]) -> Output {
     let tiao = env!("CARGO_BIN_EXE_tiao");
     Command::new("python3")
-        .arg(concat!(env!("CARGO_MANIFEST_DIR"), "/scripts/depth-at-time"))
+        .arg(concat!(
+            env!("CARGO_MANIFEST_DIR"),
+            "/scripts/depth-at-time"
+        ))
         .args(["--engine", &format!("a={tiao} hub")])
         .args(["--engine", &format!("b={tiao} hub")])
         .args(args)
