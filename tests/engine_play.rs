@@ -38,14 +38,23 @@ fn search_reporting<R: Rules>(
     game: &GameHistory<R>,
     limits: Limits,
 ) -> (SearchResult<MoveOf<R>>, Vec<Info<MoveOf<R>>>) {
+    search_with(s, game, &Params::think(limits))
+}
+
+/// A search of `game` by `s` with `params`, with the info lines it reported.
+fn search_with<R: Rules>(
+    s: &mut Searcher,
+    game: &GameHistory<R>,
+    params: &Params,
+) -> (SearchResult<MoveOf<R>>, Vec<Info<MoveOf<R>>>) {
     let root = Root {
         position: *game.position(),
         counters: game.counters(),
         history: game.reversible_hashes(),
     };
-    s.prepare(Mode::Think);
+    s.prepare(params.mode);
     let infos = std::sync::Mutex::new(Vec::new());
-    let out = s.search(&root, &Evaluator::default(), &Params::think(limits), &|i| {
+    let out = s.search(&root, &Evaluator::default(), params, &|i| {
         infos.lock().expect("lock").push(i.clone())
     });
     (out, infos.into_inner().expect("lock"))
@@ -254,6 +263,34 @@ fn a_search_cut_short_plays_the_deepest_line_it_reported() {
         cut_short += 1;
     }
     assert!(cut_short >= 2, "only {cut_short} depths to cut short");
+}
+
+#[test]
+fn more_lines_asked_for_than_there_are_moves_report_as_one_line_does() {
+    // White must take 28x19, its only move: analysis asked for three lines
+    // has one to show, and reports it as a one-line analysis does (each
+    // depth as soon as the move is searched, then as the iteration ends).
+    let pos = read_fen::<International>("W:W28,33,34,35,40,45:B1,2,3,4,5,10,15,23").expect("fen");
+    let game = GameHistory::new(pos);
+    let depths = |multipv: usize| {
+        let mut s = Searcher::new(1, 16).expect("searcher");
+        let params = Params {
+            multipv,
+            ..Params::analyze(Limits::depth(8))
+        };
+        let (out, infos) = search_with(&mut s, &game, &params);
+        assert!(
+            infos.iter().all(|i| i.multipv == 1),
+            "{multipv} lines asked"
+        );
+        (out.best, infos.iter().map(|i| i.depth).collect::<Vec<_>>())
+    };
+    let (one, three) = (depths(1), depths(3));
+    assert_eq!(one, three);
+    for d in 1..=8 {
+        let n = one.1.iter().filter(|&&x| x == d).count();
+        assert_eq!(n, 2, "depth {d} reported {n} times: {:?}", one.1);
+    }
 }
 
 #[test]

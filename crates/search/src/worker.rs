@@ -180,14 +180,7 @@ impl<'a, G: Game, E: Evaluate<G>> Worker<'a, G, E> {
     pub fn run(&mut self, report: &(dyn Fn(&Info<G::Move>) + Sync)) {
         let limits = &self.sh.params.limits;
         let max_depth = limits.depth.unwrap_or(MAX_DEPTH).clamp(1, MAX_DEPTH);
-        let multipv = if self.id == 0 {
-            self.sh
-                .params
-                .multipv
-                .clamp(1, self.root_moves.len().max(1))
-        } else {
-            1
-        };
+        let multipv = self.lines();
         // Helpers start one ply deeper every other thread, so threads spread over depths.
         let first = 1 + (self.id as u32 % 2);
         let mut prev_score: Score = 0;
@@ -250,6 +243,19 @@ impl<'a, G: Game, E: Evaluate<G>> Worker<'a, G, E> {
                 std::thread::sleep(std::time::Duration::from_millis(1));
             }
             self.sh.control.stop();
+        }
+    }
+
+    /// The lines this worker searches: the main thread those asked for, as
+    /// many as there are root moves at most; a helper one.
+    fn lines(&self) -> usize {
+        if self.id == 0 {
+            self.sh
+                .params
+                .multipv
+                .clamp(1, self.root_moves.len().max(1))
+        } else {
+            1
         }
     }
 
@@ -398,7 +404,7 @@ impl<'a, G: Game, E: Evaluate<G>> Worker<'a, G, E> {
                     pv: self.root_moves[i].pv.clone(),
                     full: false,
                 });
-                if self.id == 0 && self.sh.params.multipv == 1 {
+                if self.id == 0 && self.lines() == 1 {
                     self.report_line(depth as u32, i, 0, report);
                     self.reported = depth as u32;
                 }
