@@ -95,7 +95,17 @@ fn a_parameter_for_no_engine_and_a_bad_fen_are_refused() {
     let out = script(&["--rounds", "1", "--times", "0.01", "--param", "c:hash=16"]);
     assert!(!out.status.success());
     assert!(String::from_utf8_lossy(&out.stderr).contains("--param for no engine: c"));
-    let out = script(&["--rounds", "1", "--fen", "W:W25,51:B1"]);
-    assert!(!out.status.success());
-    assert!(String::from_utf8_lossy(&out.stderr).contains("square 51 off the board"));
+    for (fen, error) in [
+        ("W:W25,51:B1", "square 51 off the board"),
+        ("W:W25,x3:B1", "not a square or a range of squares, 'x3'"),
+        ("W:W25:X1", "not a 10x10 FEN"),
+    ] {
+        let out = script(&["--rounds", "1", "--fen", fen]);
+        let err = String::from_utf8_lossy(&out.stderr);
+        assert!(!out.status.success(), "{fen} accepted");
+        assert!(
+            err.contains(error) && !err.contains("Traceback"),
+            "{fen}: {err}"
+        );
+    }
 }
