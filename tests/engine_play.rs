@@ -32,15 +32,6 @@ impl Rng {
 
 type MoveOf<R> = tiao::board::Move<tiao::board::Word<R>>;
 
-/// A search of `game` by `s`, with the info lines it reported.
-fn search_reporting<R: Rules>(
-    s: &mut Searcher,
-    game: &GameHistory<R>,
-    limits: Limits,
-) -> (SearchResult<MoveOf<R>>, Vec<Info<MoveOf<R>>>) {
-    search_with(s, game, &Params::think(limits))
-}
-
 /// A search of `game` by `s` with `params`, with the info lines it reported.
 fn search_with<R: Rules>(
     s: &mut Searcher,
@@ -65,7 +56,7 @@ fn search<R: Rules>(
     game: &GameHistory<R>,
     limits: Limits,
 ) -> SearchResult<MoveOf<R>> {
-    search_reporting(s, game, limits).0
+    search_with(s, game, &Params::think(limits)).0
 }
 
 /// 1000 random positions (random play-outs from the start): the search's move is legal.
@@ -195,7 +186,7 @@ fn lazy_smp_fixed_depth_search_reaches_the_depth_and_reports_the_line_it_plays()
     let game = GameHistory::new(Position::<International>::start());
     for threads in [2, 3] {
         let mut s = Searcher::new(threads, 16).expect("searcher");
-        let (out, infos) = search_reporting(&mut s, &game, Limits::depth(9));
+        let (out, infos) = search_with(&mut s, &game, &Params::think(Limits::depth(9)));
         assert!(out.depth >= 9, "{threads} threads: depth {}", out.depth);
         let last = infos.last().expect("info lines");
         // Whichever thread finished the depth, the last info is the played line.
@@ -215,7 +206,11 @@ fn search_from_start(
     Vec<Info<MoveOf<International>>>,
 ) {
     let game = GameHistory::new(Position::<International>::start());
-    search_reporting(&mut Searcher::new(1, 16).expect("searcher"), &game, limits)
+    search_with(
+        &mut Searcher::new(1, 16).expect("searcher"),
+        &game,
+        &Params::think(limits),
+    )
 }
 
 /// The node counts of the info lines reported at depth `d`.

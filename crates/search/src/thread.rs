@@ -243,7 +243,8 @@ impl Searcher {
         let nodes = shared.nodes.load(Ordering::Relaxed);
         // The line played is always the last one reported. The main thread
         // reports its settled lines as they come, except in multi-PV
-        // analysis (its lines are reported per iteration), where a new best
+        // analysis of more than one line (its lines are reported per
+        // iteration), where a new best
         // move of an iteration cut short is reported here, as is a helper's.
         if let Some((id, c)) = &best
             && (*id != 0 || c.depth > reported)

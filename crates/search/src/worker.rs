@@ -353,6 +353,9 @@ impl<'a, G: Game, E: Evaluate<G>> Worker<'a, G, E> {
         let pos = self.root.position;
         let counters = self.root.counters;
         let state = self.eval.state(&pos);
+        // Settled lines are reported as they come when one line is searched
+        // (a multi-PV search reports its lines per iteration).
+        let report_settled = self.id == 0 && self.lines() == 1;
         let mut best = -INFINITE;
         self.path.push(pos.hash());
         for i in pv_index..self.root_moves.len() {
@@ -404,7 +407,7 @@ impl<'a, G: Game, E: Evaluate<G>> Worker<'a, G, E> {
                     pv: self.root_moves[i].pv.clone(),
                     full: false,
                 });
-                if self.id == 0 && self.lines() == 1 {
+                if report_settled {
                     self.report_line(depth as u32, i, 0, report);
                     self.reported = depth as u32;
                 }
