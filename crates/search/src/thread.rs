@@ -244,8 +244,8 @@ impl Searcher {
         // The line played is always the last one reported. The main thread
         // reports its settled lines as they come, except in multi-PV
         // analysis of more than one line (its lines are reported per
-        // iteration), where a new best
-        // move of an iteration cut short is reported here, as is a helper's.
+        // iteration), where a new best move of an iteration cut short is
+        // reported here, as is a helper's.
         if let Some((id, c)) = &best
             && (*id != 0 || c.depth > reported)
         {
