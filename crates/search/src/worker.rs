@@ -55,6 +55,29 @@ const FUTILITY_MAX_DEPTH: i32 = 3;
 /// the table is searched a ply shallower.
 const IIR_MIN_DEPTH: i32 = 4;
 
+/// What a node is expected to be (Knuth and Moore's node types), from
+/// where it lies in the tree: a PV node, searched with an open window; a
+/// cut node, where one move is expected to refute the move before it; an
+/// all node, where every move is expected to fail low.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Node {
+    Pv,
+    Cut,
+    All,
+}
+
+impl Node {
+    /// The kind of a child searched with a null window at full depth: a
+    /// cut node's refutation leads to an all node, the rest to cut nodes.
+    fn child(self) -> Node {
+        if self == Node::Cut {
+            Node::All
+        } else {
+            Node::Cut
+        }
+    }
+}
+
 /// A root move with what the last iterations learned of it.
 #[derive(Clone, Debug)]
 pub(super) struct RootMove<M> {
@@ -365,11 +388,20 @@ impl<'a, G: Game, E: Evaluate<G>> Worker<'a, G, E> {
             let cc = pos.next_counters(&counters, &mv, &child);
             let cs = self.eval.state_after(&state, &pos, &child);
             let score = if i == pv_index {
-                -self.search(&child, &cs, &cc, -beta, -alpha, depth - 1, 1, true)
+                -self.search(&child, &cs, &cc, -beta, -alpha, depth - 1, 1, Node::Pv)
             } else {
-                let s = -self.search(&child, &cs, &cc, -alpha - 1, -alpha, depth - 1, 1, false);
+                let s = -self.search(
+                    &child,
+                    &cs,
+                    &cc,
+                    -alpha - 1,
+                    -alpha,
+                    depth - 1,
+                    1,
+                    Node::Cut,
+                );
                 if s > alpha && s < beta && !self.aborted {
-                    -self.search(&child, &cs, &cc, -beta, -alpha, depth - 1, 1, true)
+                    -self.search(&child, &cs, &cc, -beta, -alpha, depth - 1, 1, Node::Pv)
                 } else {
                     s
                 }
@@ -563,8 +595,9 @@ impl<'a, G: Game, E: Evaluate<G>> Worker<'a, G, E> {
         mut beta: Score,
         depth: i32,
         ply: usize,
-        pv_node: bool,
+        node: Node,
     ) -> Score {
+        let pv_node = node == Node::Pv;
         self.pv[ply].clear();
         if depth <= 0 {
             return self.qsearch(pos, state, counters, alpha, beta, ply, true);
@@ -647,7 +680,7 @@ impl<'a, G: Game, E: Evaluate<G>> Worker<'a, G, E> {
                     rbeta,
                     depth - PROBCUT_REDUCTION,
                     ply,
-                    false,
+                    Node::Cut,
                 );
                 if self.aborted {
                     return DRAW;
@@ -723,7 +756,7 @@ impl<'a, G: Game, E: Evaluate<G>> Worker<'a, G, E> {
             }
             let score = self.search_move(
                 pos, state, counters, &mv, mv_key, &child, i, tactical, alpha, beta, depth, ply,
-                pv_node,
+                node,
             );
             if let Some(b) = marks {
                 b.leave(child.hash());
@@ -775,9 +808,9 @@ impl<'a, G: Game, E: Evaluate<G>> Worker<'a, G, E> {
     /// Search move `i` of a node (in the order searched, deferred moves
     /// keeping their place): the first with the node's window, a later one
     /// with a null window, some plies less when it is late and quiet (more
-    /// the later it comes or the worse its history, one less for a killer),
-    /// and again at full depth, then with the full window, while it beats
-    /// alpha.
+    /// the later it comes, the worse its history or at an expected cut
+    /// node, one less for a killer), and again at full depth, then with the
+    /// full window, while it beats alpha.
     #[allow(clippy::too_many_arguments)]
     #[inline(always)]
     fn search_move(
@@ -794,13 +827,15 @@ impl<'a, G: Game, E: Evaluate<G>> Worker<'a, G, E> {
         beta: Score,
         depth: i32,
         ply: usize,
-        pv_node: bool,
+        node: Node,
     ) -> Score {
+        let pv_node = node == Node::Pv;
         self.visit();
         let cc = pos.next_counters(counters, mv, child);
         let cs = self.eval.state_after(state, pos, child);
         if i == 0 {
-            return -self.search(child, &cs, &cc, -beta, -alpha, depth - 1, ply + 1, pv_node);
+            let kind = if pv_node { Node::Pv } else { node.child() };
+            return -self.search(child, &cs, &cc, -beta, -alpha, depth - 1, ply + 1, kind);
         }
         let mut r = 0;
         if G::EARLY_REDUCTIONS {
@@ -817,12 +852,18 @@ impl<'a, G: Game, E: Evaluate<G>> Worker<'a, G, E> {
             }
         }
         // A killer one ply less; at a non-PV node, a move that has failed
-        // more often than it cut off (negative history) one ply more.
+        // more often than it cut off (negative history) one ply more; in
+        // draughts, at an expected cut node one ply more again: the
+        // refutation is expected among the first moves, and a late quiet
+        // move rarely is one.
         let late = r > 0;
         if late && self.killers[ply].contains(&mv_key) {
             r -= 1;
         }
         if late && !pv_node && self.history[self.history_index(pos, mv_key)] < 0 {
+            r += 1;
+        }
+        if late && G::EARLY_REDUCTIONS && node == Node::Cut {
             r += 1;
         }
         r = r.clamp(0, (depth - 2).max(0));
@@ -834,7 +875,8 @@ impl<'a, G: Game, E: Evaluate<G>> Worker<'a, G, E> {
             -alpha,
             depth - 1 - r,
             ply + 1,
-            false,
+            // The child of a reduced move is expected to refute it: a cut node.
+            if r > 0 { Node::Cut } else { node.child() },
         );
         if score > alpha && r > 0 && !self.aborted {
             score = -self.search(
@@ -845,11 +887,11 @@ impl<'a, G: Game, E: Evaluate<G>> Worker<'a, G, E> {
                 -alpha,
                 depth - 1,
                 ply + 1,
-                false,
+                node.child(),
             );
         }
         if pv_node && score > alpha && score < beta && !self.aborted {
-            score = -self.search(child, &cs, &cc, -beta, -alpha, depth - 1, ply + 1, true);
+            score = -self.search(child, &cs, &cc, -beta, -alpha, depth - 1, ply + 1, Node::Pv);
         }
         score
     }
@@ -966,6 +1008,16 @@ impl<'a, G: Game, E: Evaluate<G>> Worker<'a, G, E> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// A null-window child at full depth: a cut node's refutation leads
+    /// to an all node, an all node's moves and a PV node's later moves to
+    /// cut nodes.
+    #[test]
+    fn a_cut_nodes_children_are_all_nodes_and_the_others_cut_nodes() {
+        assert_eq!(Node::Cut.child(), Node::All);
+        assert_eq!(Node::All.child(), Node::Cut);
+        assert_eq!(Node::Pv.child(), Node::Cut);
+    }
 
     /// Each pick brings the highest score of the rest to the front, the
     /// first of equals when several share it, whatever the signs.
