@@ -72,9 +72,10 @@ pub trait Game: Copy + Send + Sync + Debug + 'static {
 
     /// Whether the search reduces late quiet moves as Scan does (one ply
     /// from the second move, two from the seventh; measured for draughts:
-    /// +50 Elo), and one ply more at an expected cut node (+9). Games with few moves and little to order them by keep the
-    /// gentler logarithmic reductions (from the third move, growing with
-    /// depth and move number).
+    /// +50 Elo), and one ply more at an expected cut node (+9). Games with
+    /// few moves and little to order them by keep the gentler logarithmic
+    /// reductions (from the third move, growing with depth and move
+    /// number).
     const EARLY_REDUCTIONS: bool = false;
 
     /// Whether a non-PV node with no move in the table is searched a ply
